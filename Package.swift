@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "PeerShare",
+    products: [
+        .executable(name: "peershared", targets: ["PeerDaemon"]),
+        .executable(name: "peershare", targets: ["PeerShareCLI"]),
+        .executable(name: "peershare-bench", targets: ["Bench"]),
+        .library(name: "Store", targets: ["Store"]),
+        .library(name: "Replication", targets: ["Replication"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "Store", dependencies: ["CSQLite"]),
+        .target(name: "Replication", dependencies: ["Store", "COpenSSL"]),
+        .target(name: "ControlProtocol"),
+        .executableTarget(
+            name: "PeerDaemon",
+            dependencies: ["Store", "Replication", "ControlProtocol"]
+        ),
+        .executableTarget(name: "PeerShareCLI", dependencies: ["ControlProtocol"]),
+        .executableTarget(name: "Bench", dependencies: ["Store", "Replication"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store"]),
+        .testTarget(name: "ReplicationTests", dependencies: ["Replication", "Store"]),
+        .testTarget(
+            name: "PeerDaemonTests",
+            dependencies: ["PeerDaemon", "ControlProtocol", "Replication", "Store"]
+        ),
+    ]
+)

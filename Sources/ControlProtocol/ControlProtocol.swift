@@ -1,0 +1,2 @@
+/// The JSON-lines control protocol shared by `peershared` and `peershare`.
+public enum ControlProtocolModule {}

@@ -1,0 +1,163 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection: the only door to the C API.
+///
+/// A `Database` is used from one thread at a time (the owning store serialises access);
+/// reads and writes happen inside `read`/`write` closures so that a connection or a
+/// statement never escapes and every write is one transaction that a throw rolls back.
+public final class Database: @unchecked Sendable {
+    let handle: OpaquePointer
+    /// The file this connection opened, for messages.
+    public let path: String
+    private var statements: [String: Statement] = [:]
+    private var transactionDepth = 0
+
+    /// Opens (creating if needed) the database at `path`, in WAL mode with foreign keys on.
+    public init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(DatabaseError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            if let db { sqlite3_close_v2(db) }
+            throw DatabaseError(code: rc, message: "\(message) (\(path))")
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        let mode = try scalarString("PRAGMA journal_mode=WAL")
+        guard mode == "wal" else {
+            throw DatabaseError(
+                code: SQLITE_ERROR, message: "WAL mode refused (got \(mode ?? "nil")) for \(path)")
+        }
+        try execute("PRAGMA foreign_keys=ON")
+        try execute("PRAGMA synchronous=NORMAL")
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    func error(_ rc: Int32, sql: String?) -> DatabaseError {
+        DatabaseError(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    private func statement(_ sql: String) throws(DatabaseError) -> Statement {
+        if let cached = statements[sql] { return cached }
+        let stmt = try Statement(database: self, sql: sql)
+        statements[sql] = stmt
+        return stmt
+    }
+
+    /// Runs one or more statements that take no parameters and return no rows.
+    public func execute(_ sql: String) throws(DatabaseError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        if rc != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? "unknown error"
+            sqlite3_free(message)
+            throw DatabaseError(code: rc, message: text, sql: sql)
+        }
+    }
+
+    /// Runs one statement with parameters, ignoring any rows.
+    public func run(_ sql: String, _ values: any SQLBindable...) throws(DatabaseError) {
+        try run(sql, values: values)
+    }
+
+    public func run(_ sql: String, values: [any SQLBindable]) throws(DatabaseError) {
+        let stmt = try statement(sql)
+        try stmt.bind(values)
+        while try stmt.step() {}
+        sqlite3_reset(stmt.handle)
+    }
+
+    /// Calls `body` for every row of the query.
+    public func forEach(
+        _ sql: String, _ values: any SQLBindable..., body: (Row) throws -> Void
+    ) throws {
+        try forEach(sql, values: values, body: body)
+    }
+
+    public func forEach(
+        _ sql: String, values: [any SQLBindable], body: (Row) throws -> Void
+    ) throws {
+        let stmt = try statement(sql)
+        try stmt.bind(values)
+        defer { sqlite3_reset(stmt.handle) }
+        while try stmt.step() {
+            try body(Row(handle: stmt.handle))
+        }
+    }
+
+    /// Maps every row of the query.
+    public func query<T>(
+        _ sql: String, _ values: any SQLBindable..., map: (Row) throws -> T
+    ) throws -> [T] {
+        var result: [T] = []
+        try forEach(sql, values: values) { row in result.append(try map(row)) }
+        return result
+    }
+
+    /// Maps the first row of the query, if any.
+    public func first<T>(
+        _ sql: String, _ values: any SQLBindable..., map: (Row) throws -> T
+    ) throws -> T? {
+        var result: T?
+        let stmt = try statement(sql)
+        try stmt.bind(values)
+        defer { sqlite3_reset(stmt.handle) }
+        if try stmt.step() { result = try map(Row(handle: stmt.handle)) }
+        return result
+    }
+
+    func scalarString(_ sql: String) throws(DatabaseError) -> String? {
+        let stmt = try Statement(database: self, sql: sql)
+        try stmt.bind([])
+        guard try stmt.step() else { return nil }
+        return Row(handle: stmt.handle).optionalString(0)
+    }
+
+    /// Rows changed by the last statement.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Runs `body` in one transaction (`BEGIN IMMEDIATE`); a throw rolls everything back.
+    /// Nested calls join the outer transaction through a savepoint.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        if transactionDepth > 0 {
+            let name = "sp\(transactionDepth)"
+            try execute("SAVEPOINT \(name)")
+            transactionDepth += 1
+            defer { transactionDepth -= 1 }
+            do {
+                let result = try body()
+                try execute("RELEASE \(name)")
+                return result
+            } catch {
+                try? execute("ROLLBACK TO \(name)")
+                try? execute("RELEASE \(name)")
+                throw error
+            }
+        }
+        try execute("BEGIN IMMEDIATE")
+        transactionDepth = 1
+        defer { transactionDepth = 0 }
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// `PRAGMA integrity_check`'s verdict: "ok" on a healthy file.
+    public func integrityCheck() throws -> String {
+        try query("PRAGMA integrity_check") { $0.string(0) }.joined(separator: "; ")
+    }
+}
