@@ -21,7 +21,7 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
-        .target(name: "Store", dependencies: ["CSQLite"]),
+        .target(name: "Store", dependencies: ["CSQLite", "COpenSSL"]),
         .target(name: "Replication", dependencies: ["Store", "COpenSSL"]),
         .target(name: "ControlProtocol"),
         .executableTarget(

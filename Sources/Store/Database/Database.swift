@@ -102,6 +102,14 @@ public final class Database: @unchecked Sendable {
         return result
     }
 
+    public func query<T>(
+        _ sql: String, values: [any SQLBindable], map: (Row) throws -> T
+    ) throws -> [T] {
+        var result: [T] = []
+        try forEach(sql, values: values) { row in result.append(try map(row)) }
+        return result
+    }
+
     /// Maps the first row of the query, if any.
     public func first<T>(
         _ sql: String, _ values: any SQLBindable..., map: (Row) throws -> T

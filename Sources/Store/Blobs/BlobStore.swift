@@ -1,0 +1,192 @@
+import Glibc
+
+/// Full-size photo data on disk, content-addressed by SHA-256, outside the database rows.
+///
+/// Data is read and written as streams through a fixed buffer, so a 1 GB photo never sits
+/// in memory; a blob becomes visible only by an atomic rename after its bytes are on disk
+/// and fsynced, so a crash or a full disk never leaves a half-written photo behind.
+public final class BlobStore: Sendable {
+    public let root: String
+    static let bufferSize = 1 << 20
+
+    public init(root: String) throws {
+        self.root = root
+        try Self.makeDirectory(root)
+        try Self.makeDirectory(root + "/tmp")
+    }
+
+    /// Where the blob with this hex hash lives.
+    public func path(for hash: String) -> String {
+        "\(root)/\(hash.prefix(2))/\(hash)"
+    }
+
+    public func contains(_ hash: String) -> Bool {
+        access(path(for: hash), F_OK) == 0
+    }
+
+    /// Copies the file at `source` into the store; returns its hash and size.
+    public func importFile(at source: String, limit: Int64) throws -> (hash: String, size: Int64) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw StoreError.unreadableFile(path: source, reason: Self.errorText()) }
+        defer { close(input) }
+        var info = stat()
+        if fstat(input, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw StoreError.unreadableFile(path: source, reason: "it is a directory")
+        }
+        if Int64(info.st_size) > limit {
+            throw StoreError.photoTooLarge(size: Int64(info.st_size), limit: limit)
+        }
+        let writer = try BlobWriter(store: self)
+        do {
+            var buffer = [UInt8](repeating: 0, count: Self.bufferSize)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw StoreError.unreadableFile(path: source, reason: Self.errorText())
+                }
+                if n == 0 { break }
+                if writer.size + Int64(n) > limit {
+                    throw StoreError.photoTooLarge(size: writer.size + Int64(n), limit: limit)
+                }
+                try buffer.withUnsafeBytes { try writer.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            }
+            return try writer.commit()
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
+
+    /// Stores `bytes` (small data, such as in tests); returns hash and size.
+    public func store(_ bytes: [UInt8]) throws -> (hash: String, size: Int64) {
+        let writer = try BlobWriter(store: self)
+        do {
+            try bytes.withUnsafeBytes { try writer.append($0) }
+            return try writer.commit()
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
+
+    /// Copies the blob to `destination`, atomically (temp file + rename).
+    public func export(_ hash: String, to destination: String) throws {
+        let input = open(path(for: hash), O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            throw StoreError.io(
+                operation: "reading photo data", path: path(for: hash), reason: Self.errorText())
+        }
+        defer { close(input) }
+        let temp = destination + ".peershare-partial"
+        let output = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard output >= 0 else {
+            throw StoreError.io(operation: "creating", path: temp, reason: Self.errorText())
+        }
+        do {
+            var buffer = [UInt8](repeating: 0, count: Self.bufferSize)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                guard n >= 0 else {
+                    throw StoreError.io(operation: "reading", path: path(for: hash), reason: Self.errorText())
+                }
+                if n == 0 { break }
+                try buffer.withUnsafeBytes {
+                    try Self.writeAll(output, UnsafeRawBufferPointer(rebasing: $0[0..<n]), temp)
+                }
+            }
+            guard fsync(output) == 0 else {
+                throw StoreError.io(operation: "syncing", path: temp, reason: Self.errorText())
+            }
+            close(output)
+            guard rename(temp, destination) == 0 else {
+                throw StoreError.io(operation: "renaming to", path: destination, reason: Self.errorText())
+            }
+        } catch {
+            close(output)
+            unlink(temp)
+            throw error
+        }
+    }
+
+    /// Removes a blob no row refers to any more.
+    public func remove(_ hash: String) {
+        unlink(path(for: hash))
+    }
+
+    static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, _ path: String) throws {
+        var offset = 0
+        while offset < buffer.count {
+            let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw StoreError.io(operation: "writing", path: path, reason: errorText())
+            }
+            offset += n
+        }
+    }
+
+    static func makeDirectory(_ path: String) throws {
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+            throw StoreError.io(operation: "creating directory", path: path, reason: errorText())
+        }
+    }
+
+    static func errorText() -> String { String(cString: strerror(errno)) }
+}
+
+/// A blob being written: bytes go to a temp file and through the hasher; `commit` fsyncs
+/// and renames it into place under its hash.
+public final class BlobWriter {
+    let store: BlobStore
+    let tempPath: String
+    private var fd: Int32
+    private let hasher = SHA256Hasher()
+    public private(set) var size: Int64 = 0
+
+    public init(store: BlobStore) throws {
+        self.store = store
+        var template = Array("\(store.root)/tmp/blob-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw StoreError.io(
+                operation: "creating temp file in", path: store.root, reason: BlobStore.errorText())
+        }
+        self.fd = fd
+        self.tempPath = String(cString: template)
+    }
+
+    public func append(_ buffer: UnsafeRawBufferPointer) throws {
+        try BlobStore.writeAll(fd, buffer, tempPath)
+        hasher.update(buffer)
+        size += Int64(buffer.count)
+    }
+
+    /// Makes the blob visible under its hash; returns hash and size.
+    public func commit() throws -> (hash: String, size: Int64) {
+        guard fsync(fd) == 0 else {
+            throw StoreError.io(operation: "syncing", path: tempPath, reason: BlobStore.errorText())
+        }
+        close(fd)
+        fd = -1
+        let hash = SHA256Hasher.hex(hasher.finish())
+        let final = store.path(for: hash)
+        try BlobStore.makeDirectory("\(store.root)/\(hash.prefix(2))")
+        guard rename(tempPath, final) == 0 else {
+            let reason = BlobStore.errorText()
+            unlink(tempPath)
+            throw StoreError.io(operation: "renaming into", path: final, reason: reason)
+        }
+        return (hash, size)
+    }
+
+    /// Throws the partial data away.
+    public func abandon() {
+        if fd >= 0 { close(fd) }
+        fd = -1
+        unlink(tempPath)
+    }
+
+    deinit { if fd >= 0 { abandon() } }
+}

@@ -1,0 +1,47 @@
+import COpenSSL
+
+/// Incremental SHA-256 (OpenSSL's EVP), so photo data is hashed while it streams through.
+public final class SHA256Hasher {
+    private let ctx: OpaquePointer
+
+    public init() {
+        ctx = EVP_MD_CTX_new()
+        EVP_DigestInit_ex(ctx, EVP_sha256(), nil)
+    }
+
+    deinit { EVP_MD_CTX_free(ctx) }
+
+    public func update(_ buffer: UnsafeRawBufferPointer) {
+        if let base = buffer.baseAddress, buffer.count > 0 { EVP_DigestUpdate(ctx, base, buffer.count) }
+    }
+
+    public func update(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { update($0) }
+    }
+
+    /// The digest; the hasher cannot be used afterwards.
+    public func finish() -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        EVP_DigestFinal_ex(ctx, &digest, &length)
+        return digest
+    }
+
+    /// SHA-256 of `bytes` in one call.
+    public static func digest(_ bytes: [UInt8]) -> [UInt8] {
+        let hasher = SHA256Hasher()
+        hasher.update(bytes)
+        return hasher.finish()
+    }
+
+    public static func hex(_ digest: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef")
+        var out = ""
+        out.reserveCapacity(digest.count * 2)
+        for byte in digest {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 15)])
+        }
+        return out
+    }
+}

@@ -1,0 +1,38 @@
+/// Reading persistent history: transactions after a token, optionally without one author.
+extension LibraryStore {
+    /// Committed transactions with a token greater than `since`, oldest first.
+    /// `excludingAuthor` drops one author ("local", "dedup", "purge", "sync:PEER", or "sync"
+    /// for every peer).
+    public func history(since: Int64 = 0, excludingAuthor: String? = nil, limit: Int = 10_000) throws
+        -> [HistoryEntry]
+    {
+        try read {
+            let entries = try db.query(
+                "SELECT token, author, timestamp FROM history WHERE token > ? ORDER BY token LIMIT ?", since,
+                limit
+            ) { ($0.int64(0), $0.string(1), $0.int64(2)) }
+            return try entries.compactMap { token, author, timestamp in
+                if let excluded = excludingAuthor,
+                    author == excluded || (excluded == "sync" && author.hasPrefix("sync:"))
+                {
+                    return nil
+                }
+                let changes = try db.query(
+                    "SELECT entity, object, zone, type FROM history_changes WHERE token = ? ORDER BY rowid",
+                    token
+                ) {
+                    HistoryChange(
+                        entity: $0.string(0), id: $0.string(1), zone: $0.string(2),
+                        type: ChangeType(rawValue: $0.string(3)) ?? .update)
+                }
+                return HistoryEntry(
+                    token: token, author: author, store: kind, timestamp: timestamp, changes: changes)
+            }
+        }
+    }
+
+    /// The newest token, 0 when nothing was ever committed.
+    public func lastHistoryToken() throws -> Int64 {
+        try read { try db.first("SELECT max(token) FROM history") { $0.int64(0) } ?? 0 }
+    }
+}

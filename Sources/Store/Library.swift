@@ -1,0 +1,127 @@
+import Glibc
+
+/// A person's whole library: the private store (what they own) and the shared store (what
+/// others share with them), each with its own photo data directory.
+///
+/// It resolves the IDs people type (unique prefixes) to the store that holds the object,
+/// so callers — the daemon's commands — never have to know which store that is.
+public final class Library: @unchecked Sendable {
+    public let privateStore: LibraryStore
+    public let sharedStore: LibraryStore
+    public let localPeer: PeerID
+    public let limits: StoreLimits
+
+    /// Opens (creating if needed) `private.sqlite`, `shared.sqlite` and the blob directories
+    /// in `directory`.
+    public init(
+        directory: String, localPeer: PeerID, limits: StoreLimits = StoreLimits(),
+        clock: HybridLogicalClock = HybridLogicalClock()
+    ) throws {
+        try BlobStore.makeDirectory(directory)
+        try BlobStore.makeDirectory(directory + "/blobs")
+        self.localPeer = localPeer
+        self.limits = limits
+        privateStore = try LibraryStore(
+            path: directory + "/private.sqlite", kind: .private, localPeer: localPeer,
+            blobs: try BlobStore(root: directory + "/blobs/private"), clock: clock, limits: limits)
+        sharedStore = try LibraryStore(
+            path: directory + "/shared.sqlite", kind: .shared, localPeer: localPeer,
+            blobs: try BlobStore(root: directory + "/blobs/shared"), clock: clock, limits: limits)
+    }
+
+    public var stores: [LibraryStore] { [privateStore, sharedStore] }
+
+    public func store(_ kind: StoreKind) -> LibraryStore { kind == .private ? privateStore : sharedStore }
+
+    /// The store holding `zone`.
+    public func store(holdingZone zone: String) throws -> LibraryStore {
+        for store in stores where try store.requireZoneExists(zone) { return store }
+        throw StoreError.unknownZone(zone)
+    }
+
+    /// Adds a photo from a file into the default zone, or into a share zone given by prefix.
+    public func addPhoto(
+        file: String, name: String? = nil, thumbnail: [UInt8]? = nil, tags: [String] = [],
+        share: String? = nil
+    ) throws -> String {
+        let zone = try share.map { try resolve(.share, $0) }
+        let store = zone.map { $0.store } ?? privateStore
+        let displayName = name ?? String(file.split(separator: "/").last ?? "photo")
+        try store.validateName(displayName, what: "photo name")
+        for tag in tags { try store.validateName(tag, what: "tag name") }
+        let data = try store.blobs.importFile(at: file, limit: limits.maxPhotoBytes)
+        do {
+            return try store.addPhoto(
+                zone: zone?.id ?? LibraryStore.defaultZone, name: displayName, data: data,
+                thumbnail: thumbnail, tags: tags)
+        } catch {
+            try? store.collectBlob(data.hash)
+            throw error
+        }
+    }
+
+    /// What a typed reference resolved to.
+    public struct Resolved: Sendable {
+        public let store: LibraryStore
+        public let id: String
+    }
+
+    /// Resolves a unique ID prefix of a live object in either store.
+    public func resolve(_ entity: ResolvableEntity, _ reference: String) throws -> Resolved {
+        let prefix = reference.lowercased()
+        var matches: [Resolved] = []
+        for store in stores {
+            for id in try store.matchingIDs(entity, prefix: prefix) {
+                if id == prefix { return Resolved(store: store, id: id) }
+                matches.append(Resolved(store: store, id: id))
+            }
+        }
+        guard !prefix.isEmpty, let first = matches.first else {
+            throw StoreError.notFound(kind: entity.rawValue, reference: reference)
+        }
+        guard matches.count == 1 else {
+            throw StoreError.ambiguous(kind: entity.rawValue, reference: reference, matches: matches.count)
+        }
+        return first
+    }
+
+    /// Resolves a tag given by ID prefix, or by exact name among the photo's zone's tags.
+    public func resolveTag(_ reference: String, forPhoto photo: Resolved? = nil) throws -> Resolved {
+        do {
+            return try resolve(.tag, reference)
+        } catch let error as StoreError {
+            guard case .notFound = error, let photo else { throw error }
+            let zone = try photo.store.livePhotoZone(photo.id)
+            guard let tag = try photo.store.tags(zone: zone).first(where: { $0.name == reference }) else {
+                throw error
+            }
+            return Resolved(store: photo.store, id: tag.id)
+        }
+    }
+}
+
+/// The kinds of object people refer to by ID prefix.
+public enum ResolvableEntity: String, Sendable {
+    case photo, tag, rating, share
+}
+
+extension LibraryStore {
+    /// IDs of live objects starting with `prefix` (at most a few: enough to tell unique from
+    /// ambiguous).
+    func matchingIDs(_ entity: ResolvableEntity, prefix: String) throws -> [String] {
+        let upper = prefix + "~"
+        let sql: String
+        switch entity {
+        case .photo: sql = "SELECT id FROM photos WHERE id >= ? AND id < ? AND deleted = 0 LIMIT 5"
+        case .tag:
+            sql = "SELECT id FROM tags WHERE id >= ? AND id < ? AND deleted = 0 AND winner = id LIMIT 5"
+        case .rating: sql = "SELECT id FROM ratings WHERE id >= ? AND id < ? AND deleted = 0 LIMIT 5"
+        case .share: sql = "SELECT id FROM zones WHERE id >= ? AND id < ? AND id != 'default' LIMIT 5"
+        }
+        return try read { try db.query(sql, prefix, upper) { $0.string(0) } }
+    }
+
+    func requireZoneExists(_ zone: String) throws -> Bool {
+        try read { try db.first("SELECT 1 FROM zones WHERE id = ?", zone) { _ in true } } ?? false
+    }
+}

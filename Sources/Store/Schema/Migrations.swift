@@ -1,0 +1,96 @@
+/// The ordered, append-only list of schema migrations, keyed on `PRAGMA user_version`.
+///
+/// A released migration is never edited: a change to the schema is a new entry at the end,
+/// so a store written by any earlier version opens and upgrades in place.
+enum Migrations {
+    static let all: [String] = [v1]
+
+    /// Brings `db` to the latest version, each migration in its own transaction.
+    static func migrate(_ db: Database) throws {
+        let current = try db.first("PRAGMA user_version") { $0.int(0) } ?? 0
+        guard current <= all.count else {
+            throw StoreError.schemaTooNew(path: db.path, version: current, supported: all.count)
+        }
+        for (index, sql) in all.enumerated() where index >= current {
+            try db.transaction {
+                try db.execute(sql)
+                try db.execute("PRAGMA user_version = \(index + 1)")
+            }
+        }
+    }
+
+    static let v1 = """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE peers (idx INTEGER PRIMARY KEY, peer_id BLOB NOT NULL UNIQUE);
+        CREATE TABLE zones (
+            id TEXT PRIMARY KEY,
+            owner TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE TABLE clocks (
+            zone TEXT NOT NULL REFERENCES zones(id) ON DELETE CASCADE,
+            peer INTEGER NOT NULL,
+            hlc INTEGER NOT NULL,
+            PRIMARY KEY (zone, peer)
+        ) WITHOUT ROWID;
+        CREATE TABLE stamps (
+            entity INTEGER NOT NULL,
+            object TEXT NOT NULL,
+            field INTEGER NOT NULL,
+            zone TEXT NOT NULL,
+            peer INTEGER NOT NULL,
+            hlc INTEGER NOT NULL,
+            PRIMARY KEY (entity, object, field)
+        ) WITHOUT ROWID;
+        CREATE INDEX stamps_by_zone ON stamps (zone, peer, hlc);
+
+        CREATE TABLE shares (
+            id TEXT PRIMARY KEY, zone TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0,
+            owner TEXT, title TEXT, public_permission TEXT
+        );
+        CREATE TABLE participants (
+            id TEXT PRIMARY KEY, zone TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0,
+            peer TEXT, permission TEXT, status TEXT
+        );
+        CREATE INDEX participants_by_zone ON participants (zone);
+        CREATE TABLE photos (
+            id TEXT PRIMARY KEY, zone TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0,
+            name TEXT, unique_name TEXT, created_at INTEGER, data_hash TEXT, data_size INTEGER,
+            thumbnail BLOB
+        );
+        CREATE INDEX photos_by_zone ON photos (zone, deleted);
+        CREATE INDEX photos_by_hash ON photos (data_hash);
+        CREATE TABLE tags (
+            id TEXT PRIMARY KEY, zone TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0,
+            uuid TEXT, name TEXT,
+            winner TEXT  -- derived locally: the live tag this one counts as (dedup), never replicated
+        );
+        CREATE INDEX tags_by_name ON tags (zone, name, deleted, uuid, id);
+        CREATE INDEX tags_by_winner ON tags (winner);
+        CREATE TABLE ratings (
+            id TEXT PRIMARY KEY, zone TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0,
+            photo_id TEXT, value INTEGER
+        );
+        CREATE INDEX ratings_by_photo ON ratings (photo_id);
+        CREATE TABLE photo_tags (
+            id TEXT PRIMARY KEY, zone TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0,
+            photo_id TEXT, tag_id TEXT, linked INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX photo_tags_by_photo ON photo_tags (photo_id, linked);
+        CREATE INDEX photo_tags_by_tag ON photo_tags (tag_id, linked);
+
+        CREATE TABLE history (
+            token INTEGER PRIMARY KEY AUTOINCREMENT,
+            author TEXT NOT NULL,
+            timestamp INTEGER NOT NULL
+        );
+        CREATE TABLE history_changes (
+            token INTEGER NOT NULL REFERENCES history(token) ON DELETE CASCADE,
+            entity TEXT NOT NULL,
+            object TEXT NOT NULL,
+            zone TEXT NOT NULL,
+            type TEXT NOT NULL
+        );
+        CREATE INDEX history_changes_by_token ON history_changes (token);
+        """
+}

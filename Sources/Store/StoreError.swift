@@ -1,0 +1,56 @@
+/// What can go wrong in a store, each with a message a person can act on.
+///
+/// Messages name the object and what to do next; they never contain photo bytes, keys or
+/// tokens.
+public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
+    case schemaTooNew(path: String, version: Int, supported: Int)
+    case notFound(kind: String, reference: String)
+    case ambiguous(kind: String, reference: String, matches: Int)
+    case invalid(String)
+    case permissionDenied(String)
+    case unreadableFile(path: String, reason: String)
+    case photoTooLarge(size: Int64, limit: Int64)
+    case io(operation: String, path: String, reason: String)
+    case unknownZone(String)
+
+    public var description: String {
+        switch self {
+        case .schemaTooNew(let path, let version, let supported):
+            return
+                "\(path) was written by a newer PeerShare (schema \(version), this one knows \(supported)): "
+                + "upgrade peershared"
+        case .notFound(let kind, let reference):
+            return "no \(kind) matches '\(reference)'"
+        case .ambiguous(let kind, let reference, let matches):
+            return "'\(reference)' matches \(matches) \(kind)s: give more characters of the ID"
+        case .invalid(let message):
+            return message
+        case .permissionDenied(let message):
+            return message
+        case .unreadableFile(let path, let reason):
+            return "cannot read \(path): \(reason)"
+        case .photoTooLarge(let size, let limit):
+            return
+                "the photo is \(size) bytes, over the limit of \(limit) bytes (max_photo_bytes in the config)"
+        case .io(let operation, let path, let reason):
+            return "\(operation) \(path) failed: \(reason)"
+        case .unknownZone(let zone):
+            return "no zone or share '\(zone)' in this library"
+        }
+    }
+
+    /// A short machine-readable code for clients.
+    public var code: String {
+        switch self {
+        case .schemaTooNew: return "schema_too_new"
+        case .notFound: return "not_found"
+        case .ambiguous: return "ambiguous"
+        case .invalid: return "invalid"
+        case .permissionDenied: return "permission_denied"
+        case .unreadableFile: return "unreadable_file"
+        case .photoTooLarge: return "photo_too_large"
+        case .io: return "io_error"
+        case .unknownZone: return "unknown_zone"
+        }
+    }
+}

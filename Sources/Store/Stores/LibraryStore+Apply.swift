@@ -1,0 +1,169 @@
+/// Applying a change set received from a peer: atomically, idempotently, in any order.
+///
+/// Each field is merged last-writer-wins by stamp; a tombstone beats every other field;
+/// changes whose author was not allowed to make them, or that reference objects the zone
+/// does not hold, are refused one object at a time and reported, without blocking the rest.
+extension LibraryStore {
+    public func apply(_ set: ChangeSet, from sender: PeerID) throws -> ApplyReport {
+        var report = ApplyReport()
+        let entry: HistoryEntry? = try lock.withLock {
+            try db.transaction {
+                guard let owner = try owner(of: set.zone) else { throw SyncError.unknownZone(set.zone) }
+                let current = try loadClock(set.zone)
+                guard current.dominates(set.since) else {
+                    throw SyncError.notReady(zone: set.zone, have: current, need: set.since)
+                }
+                let tx = Transaction(
+                    store: self, author: .sync(sender), stamp: Stamp(hlc: 0, peer: localPeer))
+                let ordered = set.objects.enumerated().sorted {
+                    ($0.element.entity, $0.offset) < ($1.element.entity, $1.offset)
+                }.map(\.element)
+                for object in ordered {
+                    let context = ApplyContext(zone: set.zone, owner: owner, sender: sender)
+                    do {
+                        let (winners, stale) = try merge(object, context)
+                        report.stale += stale
+                        report.applied += winners.count
+                        try tx.write(object.entity, object.id, zone: set.zone, winners)
+                        if !winners.isEmpty && (object.entity == .tag || object.entity == .link) {
+                            report.touchedTags = true
+                        }
+                    } catch let refusal as ChangeRefusal {
+                        report.refused.append(
+                            Refusal(entity: object.entity, id: object.id, reason: refusal.reason))
+                    }
+                }
+                if let until = set.until { try mergeClock(set.zone, with: until) }
+                return try tx.finish()
+            }
+        }
+        if let entry { notify(entry) }
+        if report.touchedTags {
+            let canWrite = try read { try permission(of: localPeer, in: set.zone) == .readWrite }
+            if canWrite { report.deduplicated = try deduplicate(zone: set.zone) }
+        }
+        return report
+    }
+
+    private func mergeClock(_ zone: String, with until: VectorClock) throws {
+        for (peer, hlc) in until.entries {
+            try db.run(
+                """
+                INSERT INTO clocks (zone, peer, hlc) VALUES (?, ?, ?)
+                ON CONFLICT (zone, peer) DO UPDATE SET hlc = max(hlc, excluded.hlc)
+                """, zone, try index(of: peer), hlc)
+        }
+    }
+
+    /// Decides which fields of `object` win against what the store holds; throws a
+    /// `ChangeRefusal` when the object must be refused as a whole.
+    private func merge(_ object: ObjectChange, _ context: ApplyContext) throws -> (
+        [(UInt8, SQLValue, Stamp)], Int
+    ) {
+        let entity = object.entity
+        try checkAuthors(object, context)
+        let columns = (["zone", "deleted"] + entity.fields.map(\.column)).joined(separator: ", ")
+        let row = try db.first("SELECT \(columns) FROM \(entity.table) WHERE id = ?", object.id) { row in
+            (0..<(entity.fields.count + 2)).map { row.value($0) }
+        }
+        if let row, row[0] != .text(context.zone) {
+            throw ChangeRefusal("the object belongs to another zone")
+        }
+        var existing: [UInt8: Stamp] = [:]
+        try db.forEach(
+            "SELECT field, peer, hlc FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue),
+            object.id
+        ) {
+            if let peer = peerByIndex[$0.int64(1)] {
+                existing[UInt8($0.int(0))] = Stamp(hlc: $0.uint64(2), peer: peer)
+            }
+        }
+        let tombstoned = row.map { $0[1] != .integer(0) } ?? false
+        var seen: Set<UInt8> = []
+        for field in object.fields {
+            guard seen.insert(field.field).inserted else {
+                throw ChangeRefusal("field \(field.field) appears twice")
+            }
+            try validate(field, of: entity, context: context)
+            if let row, entity.immutableFields.contains(field.field),
+                let index = entity.fields.firstIndex(where: { $0.code == field.field }),
+                row[index + 2] != .null, row[index + 2] != field.value
+            {
+                throw ChangeRefusal(
+                    "field \(entity.column(for: field.field) ?? "?") cannot change after creation")
+            }
+        }
+        if row == nil { try checkReferences(object, context) }
+        var winners: [(UInt8, SQLValue, Stamp)] = []
+        var stale = 0
+        for field in object.fields {
+            observe(field.stamp)
+            if tombstoned && field.field != Entity.deletedField {
+                stale += 1
+            } else if let old = existing[field.field], field.stamp <= old {
+                stale += 1
+            } else {
+                winners.append((field.field, field.value, field.stamp))
+            }
+        }
+        return (winners, stale)
+    }
+
+    /// Moves the local clock past a received stamp, unless it is implausibly far ahead.
+    private func observe(_ stamp: Stamp) {
+        let dayAhead = (HybridLogicalClock.wallMilliseconds() + 86_400_000) << 16
+        if stamp.hlc < dayAhead { clock.observe(stamp.hlc) }
+    }
+}
+
+/// The outcome of applying one change set.
+public struct ApplyReport: Sendable, Equatable {
+    /// Field changes that won and were written.
+    public var applied = 0
+    /// Field changes the store already had, or that lost to newer ones.
+    public var stale = 0
+    /// Objects refused, with the reason.
+    public var refused: [Refusal] = []
+    /// Objects written by the deduplication that followed.
+    public var deduplicated = 0
+    var touchedTags = false
+
+    public init() {}
+}
+
+/// One refused object of a change set.
+public struct Refusal: Sendable, Hashable, CustomStringConvertible {
+    public let entity: Entity
+    public let id: String
+    public let reason: String
+
+    public var description: String { "\(entity.name) \(id): \(reason)" }
+}
+
+/// Why a change set could not be applied at all.
+public enum SyncError: Error, Equatable, CustomStringConvertible {
+    case unknownZone(String)
+    /// The set was computed from a clock the receiver does not dominate: an earlier set is
+    /// missing. Anti-entropy from the receiver's clock fixes it.
+    case notReady(zone: String, have: VectorClock, need: VectorClock)
+
+    public var description: String {
+        switch self {
+        case .unknownZone(let zone): return "change set for zone \(zone), which this store does not hold"
+        case .notReady(let zone, let have, let need):
+            return
+                "change set for zone \(zone) needs clock \(need) but this store has \(have): resync from its clock"
+        }
+    }
+}
+
+struct ApplyContext {
+    let zone: String
+    let owner: PeerID
+    let sender: PeerID
+}
+
+struct ChangeRefusal: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+}

@@ -1,0 +1,45 @@
+/// Who may do what in a zone, read from the replicated share record.
+extension LibraryStore {
+    /// The zone's owner, or nil for a zone this store does not hold.
+    func owner(of zone: String) throws -> PeerID? {
+        guard let text = try db.first("SELECT owner FROM zones WHERE id = ?", zone, map: { $0.string(0) })
+        else {
+            return nil
+        }
+        return try? PeerID(parsing: text)
+    }
+
+    /// What `peer` may do in `zone`: the owner anything, an accepted participant its
+    /// permission, anyone else nothing.
+    func permission(of peer: PeerID, in zone: String) throws -> Permission {
+        guard let owner = try owner(of: zone) else { return .none }
+        if peer == owner { return .readWrite }
+        let row = try db.first(
+            "SELECT permission, status, deleted FROM participants WHERE id = ?",
+            LibraryStore.participantID(zone: zone, peer: peer)
+        ) { ($0.optionalString(0), $0.optionalString(1), $0.int64(2)) }
+        guard let row, row.2 == 0, row.1 == ParticipantStatus.accepted.rawValue,
+            let text = row.0, let permission = Permission(rawValue: text)
+        else { return .none }
+        if try isStopped(zone) { return .none }
+        return permission
+    }
+
+    func isStopped(_ zone: String) throws -> Bool {
+        try db.first("SELECT deleted FROM shares WHERE id = ?", zone) { $0.int64(0) != 0 } ?? false
+    }
+
+    /// Refuses at once a local write the local peer is not allowed to make in `zone`.
+    func requireWrite(_ zone: String, action: String) throws {
+        let permission = try permission(of: localPeer, in: zone)
+        guard permission == .readWrite else {
+            let why =
+                permission == .readOnly
+                ? "you have read-only access to this share" : "you are not a member of this share"
+            throw StoreError.permissionDenied("cannot \(action): \(why)")
+        }
+    }
+
+    /// The object ID of a participant record.
+    public static func participantID(zone: String, peer: PeerID) -> String { "\(zone)/\(peer)" }
+}

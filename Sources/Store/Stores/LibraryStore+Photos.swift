@@ -1,0 +1,177 @@
+import Foundation
+
+/// Photos: add, rename, delete (with the sample's cascades) and read.
+extension LibraryStore {
+    /// Adds a photo whose data is already in the blob store.
+    public func addPhoto(
+        zone: String = LibraryStore.defaultZone, name: String, data: (hash: String, size: Int64),
+        thumbnail: [UInt8]? = nil, tags: [String] = [], id: String = LibraryStore.newID()
+    ) throws -> String {
+        try validateName(name, what: "photo name")
+        for tag in tags { try validateName(tag, what: "tag name") }
+        if let thumbnail, thumbnail.count > limits.maxThumbnailBytes {
+            throw StoreError.invalid(
+                "the thumbnail is \(thumbnail.count) bytes, over the limit of \(limits.maxThumbnailBytes)")
+        }
+        try requireZone(zone)
+        try requireWriteUnlessDefault(zone, action: "add a photo")
+        try write(author: .local) { tx in
+            var values: [(UInt8, SQLValue)] = [
+                (PhotoField.name, .text(name)), (PhotoField.uniqueName, .text(Self.newID())),
+                (PhotoField.createdAt, .integer(Int64(HybridLogicalClock.physical(of: tx.stamp.hlc)))),
+                (PhotoField.dataHash, .text(data.hash)), (PhotoField.dataSize, .integer(data.size)),
+            ]
+            if let thumbnail { values.append((PhotoField.thumbnail, .blob(thumbnail))) }
+            try tx.set(.photo, id, zone: zone, values)
+            for tag in Set(tags) { _ = try tagPhoto(id, name: tag, zone: zone, in: tx) }
+        }
+        return id
+    }
+
+    public func renamePhoto(_ id: String, to name: String) throws {
+        try validateName(name, what: "photo name")
+        let zone = try livePhotoZone(id)
+        try requireWriteUnlessDefault(zone, action: "rename this photo")
+        try write(author: .local) { tx in try tx.set(.photo, id, zone: zone, [(PhotoField.name, .text(name))])
+        }
+    }
+
+    /// Deletes a photo, its ratings and its tag links (tags stay). Returns the data hash if no
+    /// other photo uses the data any more, so the caller may remove the blob.
+    public func deletePhoto(_ id: String) throws {
+        let zone = try livePhotoZone(id)
+        try requireWriteUnlessDefault(zone, action: "delete this photo")
+        let hash = try read {
+            try db.first("SELECT data_hash FROM photos WHERE id = ?", id) { $0.optionalString(0) }
+        }
+        try write(author: .local) { tx in
+            let ratings = try db.query("SELECT id FROM ratings WHERE photo_id = ? AND deleted = 0", id) {
+                $0.string(0)
+            }
+            for rating in ratings { try tx.delete(.rating, rating, zone: zone) }
+            let links = try db.query("SELECT tag_id FROM photo_tags WHERE photo_id = ? AND linked = 1", id) {
+                $0.string(0)
+            }
+            for tag in links { try tx.setLink(photo: id, tag: tag, zone: zone, linked: false) }
+            try tx.delete(.photo, id, zone: zone)
+        }
+        if let unused = hash ?? nil { try collectBlob(unused) }
+    }
+
+    /// Removes a blob when no live photo of this store refers to it.
+    func collectBlob(_ hash: String) throws {
+        let used = try read {
+            try db.first("SELECT 1 FROM photos WHERE data_hash = ? AND deleted = 0 LIMIT 1", hash) { _ in true
+            }
+        }
+        if used == nil { blobs.remove(hash) }
+    }
+
+    /// The live photo with exactly this ID.
+    public func photo(_ id: String) throws -> Photo? {
+        try read {
+            try db.first(Self.photoSelect + " WHERE id = ? AND deleted = 0", id) { try makePhoto($0) }
+        }
+    }
+
+    /// Live photos, optionally of one zone and carrying one tag name.
+    public func photos(zone: String? = nil, tagName: String? = nil) throws -> [Photo] {
+        try read {
+            var sql = Self.photoSelect + " WHERE deleted = 0"
+            var values: [any SQLBindable] = []
+            if let zone {
+                sql += " AND zone = ?"
+                values.append(zone)
+            }
+            if let tagName {
+                sql += """
+                     AND id IN (SELECT pt.photo_id FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id
+                    JOIN tags w ON w.id = t.winner WHERE pt.linked = 1 AND w.name = ?)
+                    """
+                values.append(tagName)
+            }
+            sql += " ORDER BY created_at, id"
+            var result: [Photo] = []
+            try db.forEach(sql, values: values) { result.append(try makePhoto($0)) }
+            return result
+        }
+    }
+
+    static let photoSelect = """
+        SELECT id, zone, name, unique_name, created_at, data_size, data_hash, length(thumbnail) FROM photos
+        """
+
+    private func makePhoto(_ row: Row) throws -> Photo {
+        let id = row.string(0)
+        let hash = row.optionalString(6) ?? ""
+        return Photo(
+            id: id, zone: row.string(1), store: kind, name: row.optionalString(2) ?? "",
+            uniqueName: row.optionalString(3) ?? "", createdAt: row.int64(4), size: row.int64(5),
+            sha256: hash,
+            pending: hash.isEmpty || !blobs.contains(hash), thumbnailSize: row.int(7),
+            tags: try effectiveTags(ofPhoto: id), ratings: try liveRatings(ofPhoto: id))
+    }
+
+    /// The photo's tags as people see them: each link counted for the winner of its tag.
+    func effectiveTags(ofPhoto id: String) throws -> [TagRef] {
+        try db.query(
+            """
+            SELECT DISTINCT w.id, w.uuid, w.name FROM photo_tags pt
+            JOIN tags t ON t.id = pt.tag_id JOIN tags w ON w.id = t.winner
+            WHERE pt.photo_id = ? AND pt.linked = 1 ORDER BY w.name, w.uuid
+            """, id
+        ) { TagRef(id: $0.string(0), uuid: $0.string(1), name: $0.string(2)) }
+    }
+
+    func liveRatings(ofPhoto id: String) throws -> [RatingRef] {
+        try db.query("SELECT id, value FROM ratings WHERE photo_id = ? AND deleted = 0 ORDER BY id", id) {
+            RatingRef(id: $0.string(0), value: $0.int(1))
+        }
+    }
+
+    /// The thumbnail bytes of a live photo.
+    public func thumbnail(ofPhoto id: String) throws -> [UInt8]? {
+        try read {
+            try db.first("SELECT thumbnail FROM photos WHERE id = ? AND deleted = 0", id) {
+                $0.optionalBytes(0)
+            }
+        }
+            ?? nil
+    }
+
+    /// The zone of a live photo, or `notFound`.
+    func livePhotoZone(_ id: String) throws -> String {
+        guard
+            let zone = try read({
+                try db.first("SELECT zone FROM photos WHERE id = ? AND deleted = 0", id) { $0.string(0) }
+            })
+        else { throw StoreError.notFound(kind: "photo", reference: id) }
+        return zone
+    }
+
+    func requireWriteUnlessDefault(_ zone: String, action: String) throws {
+        if zone != Self.defaultZone { try read { try requireWrite(zone, action: action) } }
+    }
+
+    func requireZone(_ zone: String) throws {
+        let known = try read { try db.first("SELECT 1 FROM zones WHERE id = ?", zone) { _ in true } }
+        guard known != nil else { throw StoreError.unknownZone(zone) }
+    }
+
+    func validateName(_ name: String, what: String) throws {
+        if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw StoreError.invalid("a \(what) cannot be empty")
+        }
+        if name.utf8.count > limits.maxNameBytes {
+            throw StoreError.invalid(
+                "a \(what) is at most \(limits.maxNameBytes) bytes, this one has \(name.utf8.count) (max_name_bytes)"
+            )
+        }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+            throw StoreError.invalid("a \(what) cannot contain control characters or line breaks")
+        }
+    }
+
+    /// A new random object ID (a lowercase UUID).
+    public static func newID() -> String { UUID().uuidString.lowercased() }
+}

@@ -1,0 +1,35 @@
+/// Ratings: 1…5, many per photo.
+extension LibraryStore {
+    /// Rates a photo; returns the new rating's ID.
+    public func rate(photo: String, value: Int) throws -> String {
+        guard (1...5).contains(value) else { throw StoreError.invalid("a rating is 1 to 5, not \(value)") }
+        let zone = try livePhotoZone(photo)
+        try requireWriteUnlessDefault(zone, action: "rate this photo")
+        let id = Self.newID()
+        try write(author: .local) { tx in
+            try tx.set(
+                .rating, id, zone: zone,
+                [(RatingField.photo, .text(photo)), (RatingField.value, .integer(Int64(value)))])
+        }
+        return id
+    }
+
+    public func ratings(ofPhoto photo: String) throws -> [RatingRef] {
+        _ = try livePhotoZone(photo)
+        return try read { try liveRatings(ofPhoto: photo) }
+    }
+
+    public func deleteRating(_ id: String) throws {
+        let zone = try read {
+            try db.first(
+                """
+                SELECT r.zone FROM ratings r JOIN photos p ON p.id = r.photo_id
+                WHERE r.id = ? AND r.deleted = 0 AND p.deleted = 0
+                """, id
+            ) { $0.string(0) }
+        }
+        guard let zone else { throw StoreError.notFound(kind: "rating", reference: id) }
+        try requireWriteUnlessDefault(zone, action: "delete this rating")
+        try write(author: .local) { tx in try tx.delete(.rating, id, zone: zone) }
+    }
+}

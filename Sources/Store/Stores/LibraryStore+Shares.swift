@@ -1,0 +1,143 @@
+/// Share membership as replicated data that only the owner changes.
+extension LibraryStore {
+    /// Creates a share zone owned by this peer and moves the photo's graph into it.
+    /// Returns the zone ID.
+    public func createShare(photo: String, title: String, publicPermission: Permission) throws -> String {
+        try validateName(title, what: "share title")
+        guard kind == .private else { throw StoreError.invalid("shares are created from photos you own") }
+        let from = try livePhotoZone(photo)
+        guard from == Self.defaultZone else {
+            throw StoreError.invalid(
+                "photo \(photo.prefix(8)) is already shared in \(from.prefix(8)); use share add to move it")
+        }
+        let zone = Self.newID()
+        try write(author: .local) { tx in
+            try createZone(zone, owner: localPeer)
+            try tx.set(
+                .share, zone, zone: zone,
+                [
+                    (ShareField.owner, .text(localPeer.description)), (ShareField.title, .text(title)),
+                    (ShareField.publicPermission, .text(publicPermission.rawValue)),
+                ])
+            try movePhoto(photo, into: zone, in: tx)
+        }
+        try deduplicate(zone: Self.defaultZone)
+        try deduplicate(zone: zone)
+        return zone
+    }
+
+    /// Moves a photo of the default zone into an existing share, then deduplicates there.
+    public func addToShare(photo: String, zone: String) throws {
+        try requireOwnedLiveShare(zone)
+        let from = try livePhotoZone(photo)
+        guard from == Self.defaultZone else {
+            throw StoreError.invalid("photo \(photo.prefix(8)) is already in share \(from.prefix(8))")
+        }
+        try write(author: .local) { tx in try movePhoto(photo, into: zone, in: tx) }
+        try deduplicate(zone: Self.defaultZone)
+        try deduplicate(zone: zone)
+    }
+
+    /// Adds or updates a participant (invite, permission change, accept, removal).
+    public func setParticipant(
+        zone: String, peer: PeerID, permission: Permission? = nil, status: ParticipantStatus? = nil
+    ) throws {
+        try requireOwnedLiveShare(zone)
+        guard peer != localPeer else {
+            throw StoreError.invalid("you own this share; you cannot be its participant")
+        }
+        var values: [(UInt8, SQLValue)] = [(ParticipantField.peer, .text(peer.description))]
+        if let permission {
+            guard permission != .none else {
+                throw StoreError.invalid("a participant's permission is read-only or read-write")
+            }
+            values.append((ParticipantField.permission, .text(permission.rawValue)))
+        }
+        if let status { values.append((ParticipantField.status, .text(status.rawValue))) }
+        try write(author: .local) { tx in
+            try tx.set(.participant, Self.participantID(zone: zone, peer: peer), zone: zone, values)
+        }
+    }
+
+    /// A participant's record in this store, if any.
+    public func participant(zone: String, peer: PeerID) throws -> Participant? {
+        try read {
+            try db.first(
+                "SELECT peer, permission, status FROM participants WHERE id = ? AND deleted = 0",
+                Self.participantID(zone: zone, peer: peer)
+            ) { makeParticipant($0) }
+        }
+    }
+
+    /// Stops sharing: marks the share stopped (participants purge their copies at next
+    /// contact) and moves the owner's objects back to the default zone, or deletes them.
+    public func stopShare(_ zone: String, purge: Bool) throws {
+        try requireOwnedLiveShare(zone)
+        let hashes = try read {
+            try db.query("SELECT DISTINCT data_hash FROM photos WHERE zone = ?", zone) {
+                $0.optionalString(0)
+            }
+        }
+        try write(author: .local) { tx in
+            if purge {
+                try hardDelete(zone: zone, entities: [.photo, .tag, .rating, .link], in: tx)
+            } else {
+                try moveZoneToDefault(zone, in: tx)
+            }
+            try tx.delete(.share, zone, zone: zone)
+        }
+        if purge { for hash in hashes.compactMap({ $0 }) { try collectBlob(hash) } }
+        try deduplicate(zone: Self.defaultZone)
+    }
+
+    /// Records, in the shared store, a zone being accepted from its owner.
+    public func prepareParticipantZone(_ zone: String, owner: PeerID) throws {
+        guard kind == .shared else { throw StoreError.invalid("accepted shares live in the shared store") }
+        try write(author: .local) { _ in try createZone(zone, owner: owner) }
+    }
+
+    /// Every share record this store holds.
+    public func shares() throws -> [ShareInfo] {
+        try read {
+            let rows = try db.query(
+                """
+                SELECT z.id, z.owner, s.title, s.public_permission, s.deleted FROM zones z
+                LEFT JOIN shares s ON s.id = z.id WHERE z.id != ? ORDER BY z.created_at, z.id
+                """, Self.defaultZone
+            ) { ($0.string(0), $0.string(1), $0.optionalString(2), $0.optionalString(3), $0.int64(4)) }
+            return try rows.map { row in
+                let participants = try db.query(
+                    "SELECT peer, permission, status FROM participants WHERE zone = ? AND deleted = 0 ORDER BY peer",
+                    row.0
+                ) { makeParticipant($0) }
+                return ShareInfo(
+                    zone: row.0, store: kind, owner: row.1, title: row.2 ?? "",
+                    publicPermission: row.3.flatMap(Permission.init(rawValue:)) ?? .none, stopped: row.4 != 0,
+                    participants: participants)
+            }
+        }
+    }
+
+    public func share(_ zone: String) throws -> ShareInfo? {
+        try shares().first { $0.zone == zone }
+    }
+
+    private func makeParticipant(_ row: Row) -> Participant {
+        Participant(
+            peer: row.string(0), permission: Permission(rawValue: row.optionalString(1) ?? "") ?? .none,
+            status: ParticipantStatus(rawValue: row.optionalString(2) ?? "") ?? .pending)
+    }
+
+    private func requireOwnedLiveShare(_ zone: String) throws {
+        try read {
+            guard let owner = try owner(of: zone), zone != Self.defaultZone else {
+                throw StoreError.unknownZone(zone)
+            }
+            guard owner == localPeer else {
+                throw StoreError.permissionDenied(
+                    "only the share's owner can change its membership or add photos to it")
+            }
+            if try isStopped(zone) { throw StoreError.invalid("share \(zone.prefix(8)) has been stopped") }
+        }
+    }
+}

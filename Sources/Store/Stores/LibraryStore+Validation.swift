@@ -1,0 +1,143 @@
+/// The checks every receiver makes on every incoming object, so that a tampered or buggy
+/// peer cannot write what its author was not allowed to, nor corrupt the zone.
+extension LibraryStore {
+    /// Refuses an object whose fields were written by someone without the right to.
+    func checkAuthors(_ object: ObjectChange, _ context: ApplyContext) throws {
+        let authors = Set(object.fields.map(\.stamp.peer))
+        if context.sender != context.owner, authors != [context.sender] {
+            throw ChangeRefusal(
+                "\(context.sender.short) relayed changes of other peers; only the owner relays")
+        }
+        switch object.entity {
+        case .share:
+            guard object.id == context.zone else { throw ChangeRefusal("share record of another zone") }
+            guard authors == [context.owner] else { throw ChangeRefusal("only the owner changes the share") }
+        case .participant:
+            let member = try participantPeer(object.id, zone: context.zone)
+            for field in object.fields where field.stamp.peer != context.owner {
+                let leaving =
+                    field.stamp.peer == member && field.field == ParticipantField.status
+                    && field.value == .text(ParticipantStatus.removed.rawValue)
+                guard leaving else { throw ChangeRefusal("only the owner changes membership") }
+            }
+        default:
+            for author in authors where try permission(of: author, in: context.zone) != .readWrite {
+                throw ChangeRefusal("\(author.short) may not write to this share")
+            }
+        }
+    }
+
+    private func participantPeer(_ id: String, zone: String) throws -> PeerID {
+        let prefix = zone + "/"
+        guard id.hasPrefix(prefix), let peer = try? PeerID(parsing: String(id.dropFirst(prefix.count))) else {
+            throw ChangeRefusal("malformed participant ID")
+        }
+        return peer
+    }
+
+    /// Refuses a field with an unknown code or a value of the wrong type or range.
+    func validate(_ field: FieldChange, of entity: Entity, context: ApplyContext) throws {
+        guard let column = entity.column(for: field.field) else {
+            throw ChangeRefusal("unknown field \(field.field)")
+        }
+        let value = field.value
+        let ok: Bool
+        switch (entity, column) {
+        case (_, "deleted"):
+            ok = value == .integer(1) || (entity == .tag && value == .integer(2))
+        case (.share, "owner"): ok = value == .text(context.owner.description)
+        case (.share, "title"), (.photo, "name"), (.tag, "name"): ok = isValidName(value)
+        case (.share, "public_permission"), (.participant, "permission"):
+            ok = text(value).flatMap(Permission.init(rawValue:)) != nil
+        case (.participant, "status"): ok = text(value).flatMap(ParticipantStatus.init(rawValue:)) != nil
+        case (.participant, "peer"): ok = text(value).map { (try? PeerID(parsing: $0)) != nil } ?? false
+        case (.photo, "unique_name"), (.rating, "photo_id"), (.link, "photo_id"), (.link, "tag_id"):
+            ok = text(value).map { !$0.isEmpty && $0.utf8.count <= 64 } ?? false
+        case (.photo, "created_at"): ok = integer(value) != nil
+        case (.photo, "data_hash"): ok = text(value).map(Self.isHexDigest) ?? false
+        case (.photo, "data_size"): ok = integer(value).map { $0 >= 0 && $0 <= limits.maxPhotoBytes } ?? false
+        case (.photo, "thumbnail"):
+            ok = bytes(value).map { $0.count <= limits.maxThumbnailBytes } ?? (value == .null)
+        case (.tag, "uuid"): ok = text(value).map(Self.isCanonicalUUID) ?? false
+        case (.rating, "value"): ok = integer(value).map { (1...5).contains($0) } ?? false
+        case (.link, "linked"): ok = value == .integer(0) || value == .integer(1)
+        default: ok = false
+        }
+        guard ok else { throw ChangeRefusal("invalid value for \(entity.name).\(column)") }
+    }
+
+    /// Refuses a new object that points at a photo or tag the zone does not hold.
+    func checkReferences(_ object: ObjectChange, _ context: ApplyContext) throws {
+        func value(_ code: UInt8) -> String? {
+            object.fields.first { $0.field == code }.flatMap { text($0.value) }
+        }
+        func requireRef(_ entity: Entity, _ id: String?) throws {
+            guard let id else {
+                throw ChangeRefusal("a new \(object.entity.name) must name its \(entity.name)")
+            }
+            let zone = try db.first("SELECT zone FROM \(entity.table) WHERE id = ?", id) { $0.string(0) }
+            guard zone == context.zone else {
+                throw ChangeRefusal("refers to \(entity.name) \(id), missing in this zone")
+            }
+        }
+        let isTombstoneOnly = object.fields.allSatisfy { $0.field == Entity.deletedField }
+        switch object.entity {
+        case .rating where !isTombstoneOnly:
+            try requireRef(.photo, value(RatingField.photo))
+        case .link:
+            let photo = value(LinkField.photo)
+            let tag = value(LinkField.tag)
+            guard let photo, let tag, object.id == Self.linkID(photo: photo, tag: tag) else {
+                throw ChangeRefusal("a new link must name its photo and tag, matching its ID")
+            }
+            try requireRef(.photo, photo)
+            try requireRef(.tag, tag)
+        case .participant:
+            let member = try participantPeer(object.id, zone: context.zone)
+            guard value(ParticipantField.peer) == member.description || isTombstoneOnly else {
+                throw ChangeRefusal("participant record does not match its ID")
+            }
+        default:
+            break
+        }
+    }
+
+    private func isValidName(_ value: SQLValue) -> Bool {
+        guard let name = text(value) else { return false }
+        return !name.isEmpty && name.utf8.count <= limits.maxNameBytes
+            && !name.unicodeScalars.contains { $0.value < 0x20 }
+    }
+
+    static func isHexDigest(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// Lowercase 8-4-4-4-12 hex: the form whose string order is the order of the 16 bytes.
+    static func isCanonicalUUID(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (i, b) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(i) {
+                if b != 45 { return false }
+            } else if !((48...57).contains(b) || (97...102).contains(b)) {
+                return false
+            }
+        }
+        return true
+    }
+}
+
+private func text(_ value: SQLValue) -> String? {
+    if case .text(let t) = value { return t }
+    return nil
+}
+
+private func integer(_ value: SQLValue) -> Int64? {
+    if case .integer(let i) = value { return i }
+    return nil
+}
+
+private func bytes(_ value: SQLValue) -> [UInt8]? {
+    if case .blob(let b) = value { return b }
+    return nil
+}

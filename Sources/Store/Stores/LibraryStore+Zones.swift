@@ -1,0 +1,131 @@
+/// Zones as data: create, move a photo's graph into one, move objects back, purge a copy.
+extension LibraryStore {
+    /// Records a zone this store holds (a new share, or one being accepted).
+    func createZone(_ zone: String, owner: PeerID) throws {
+        try db.run(
+            "INSERT OR IGNORE INTO zones (id, owner, created_at) VALUES (?, ?, ?)", zone, owner.description,
+            Int64(HybridLogicalClock.wallMilliseconds()))
+    }
+
+    /// Zones this store holds, with their owners.
+    public func zones() throws -> [(id: String, owner: String)] {
+        try read {
+            try db.query("SELECT id, owner FROM zones ORDER BY created_at, id") {
+                ($0.string(0), $0.string(1))
+            }
+        }
+    }
+
+    /// Moves a live photo of the default zone, with its ratings, into `zone`; each of its tags
+    /// moves with it, or is copied when photos left behind still use it (SPEC §3).
+    func movePhoto(_ photo: String, into zone: String, in tx: Transaction) throws {
+        let source = Self.defaultZone
+        try restamp(.photo, photo, into: zone, in: tx)
+        let ratings = try db.query("SELECT id FROM ratings WHERE photo_id = ? AND deleted = 0", photo) {
+            $0.string(0)
+        }
+        for rating in ratings { try restamp(.rating, rating, into: zone, in: tx) }
+        let tags = try effectiveTags(ofPhoto: photo)
+        try dropLinks(ofPhoto: photo, zone: source, in: tx)
+        for tag in tags {
+            let othersUseIt =
+                try db.first(
+                    """
+                    SELECT 1 FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id
+                    JOIN photos p ON p.id = pt.photo_id AND p.deleted = 0 AND p.zone = ?
+                    WHERE t.winner = ? AND pt.linked = 1 AND pt.photo_id != ? LIMIT 1
+                    """, source, tag.id, photo
+                ) { _ in true } ?? false
+            var target = tag.id
+            if othersUseIt {
+                target = Self.newID()
+                try tx.set(
+                    .tag, target, zone: zone,
+                    [(TagField.uuid, .text(tag.uuid)), (TagField.name, .text(tag.name))])
+            } else {
+                try restamp(.tag, tag.id, into: zone, in: tx)
+            }
+            tx.touchTagName(tag.name, zone: source)
+            tx.touchTagName(tag.name, zone: zone)
+            try tx.setLink(photo: photo, tag: target, zone: zone, linked: true)
+        }
+    }
+
+    /// Moves every live object of `zone` back into the default zone (stop sharing without
+    /// purge); the share record stays behind as the zone's tombstone.
+    func moveZoneToDefault(_ zone: String, in tx: Transaction) throws {
+        let target = Self.defaultZone
+        for entity in [Entity.photo, .tag, .rating] {
+            let ids = try db.query("SELECT id FROM \(entity.table) WHERE zone = ? AND deleted = 0", zone) {
+                $0.string(0)
+            }
+            for id in ids { try restamp(entity, id, into: target, in: tx) }
+        }
+        let names = try db.query("SELECT DISTINCT name FROM tags WHERE zone = ?", target) { $0.string(0) }
+        for name in names { tx.touchTagName(name, zone: target) }
+        let links = try db.query(
+            "SELECT photo_id, tag_id FROM photo_tags WHERE zone = ? AND linked = 1", zone
+        ) {
+            ($0.string(0), $0.string(1))
+        }
+        try hardDelete(zone: zone, entities: [.photo, .tag, .rating, .link], in: tx, record: false)
+        for (photo, tag) in links { try tx.setLink(photo: photo, tag: tag, zone: target, linked: true) }
+    }
+
+    /// Rewrites every field of an object with the transaction's stamp in `zone`, so the
+    /// object enters that zone as new for the zone's replicas.
+    func restamp(_ entity: Entity, _ id: String, into zone: String, in tx: Transaction) throws {
+        let columns = entity.fields.map(\.column).joined(separator: ", ")
+        guard
+            let values = try db.first(
+                "SELECT \(columns) FROM \(entity.table) WHERE id = ?", id,
+                map: { row in
+                    entity.fields.enumerated().map { ($0.element.code, row.value($0.offset)) }
+                })
+        else { throw StoreError.notFound(kind: entity.name, reference: id) }
+        try db.run("DELETE FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), id)
+        try tx.set(entity, id, zone: zone, values.filter { $0.1 != .null })
+    }
+
+    /// Removes a photo's links in a zone that is never replicated (no tombstones needed).
+    private func dropLinks(ofPhoto photo: String, zone: String, in tx: Transaction) throws {
+        let ids = try db.query("SELECT id FROM photo_tags WHERE photo_id = ? AND zone = ?", photo, zone) {
+            $0.string(0)
+        }
+        for id in ids {
+            try db.run("DELETE FROM photo_tags WHERE id = ?", id)
+            try db.run("DELETE FROM stamps WHERE entity = ? AND object = ?", Int(Entity.link.rawValue), id)
+            tx.record(.link, id, zone: zone, .delete)
+        }
+    }
+
+    /// Deletes rows of `zone` outright, with their stamps (a purge: no tombstones).
+    func hardDelete(zone: String, entities: [Entity], in tx: Transaction, record: Bool = true) throws {
+        for entity in entities {
+            if record {
+                let ids = try db.query("SELECT id, deleted FROM \(entity.table) WHERE zone = ?", zone) {
+                    ($0.string(0), $0.int64(1))
+                }
+                for (id, deleted) in ids where deleted == 0 { tx.record(entity, id, zone: zone, .delete) }
+            }
+            try db.run("DELETE FROM \(entity.table) WHERE zone = ?", zone)
+            try db.run("DELETE FROM stamps WHERE zone = ? AND entity = ?", zone, Int(entity.rawValue))
+        }
+    }
+
+    /// Removes this store's whole copy of a zone (participant leaving, removed, or share
+    /// stopped): rows, stamps, clock and the zone itself. Unused photo data goes too.
+    public func purge(zone: String) throws {
+        let hashes = try read {
+            try db.query("SELECT DISTINCT data_hash FROM photos WHERE zone = ?", zone) {
+                $0.optionalString(0)
+            }
+        }
+        try write(author: .purge) { tx in
+            try hardDelete(zone: zone, entities: Entity.allCases, in: tx)
+            try db.run("DELETE FROM stamps WHERE zone = ?", zone)
+            try db.run("DELETE FROM zones WHERE id = ?", zone)
+        }
+        for hash in hashes.compactMap({ $0 }) { try collectBlob(hash) }
+    }
+}

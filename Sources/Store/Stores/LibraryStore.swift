@@ -1,0 +1,104 @@
+import Foundation
+
+/// One SQLite database of a person's library — the private or the shared one — with its
+/// replicated objects, per-field stamps, per-zone clocks and persistent history.
+///
+/// All access is serialised by one lock; every operation is one SQLite transaction.
+public final class LibraryStore: @unchecked Sendable {
+    public let kind: StoreKind
+    public let localPeer: PeerID
+    let db: Database
+    let blobs: BlobStore
+    let clock: HybridLogicalClock
+    let lock = Lock()
+    let limits: StoreLimits
+    var peerIndex: [PeerID: Int64] = [:]
+    var peerByIndex: [Int64: PeerID] = [:]
+    private var observers: [@Sendable (HistoryEntry) -> Void] = []
+
+    /// The private store's zone that is never shared.
+    public static let defaultZone = "default"
+
+    public init(
+        path: String, kind: StoreKind, localPeer: PeerID, blobs: BlobStore,
+        clock: HybridLogicalClock, limits: StoreLimits = StoreLimits()
+    ) throws {
+        self.kind = kind
+        self.localPeer = localPeer
+        self.blobs = blobs
+        self.clock = clock
+        self.limits = limits
+        self.db = try Database(path: path)
+        try Migrations.migrate(db)
+        try db.forEach("SELECT idx, peer_id FROM peers") { row in
+            if let peer = PeerID(digest: row.bytes(1)) {
+                peerIndex[peer] = row.int64(0)
+                peerByIndex[row.int64(0)] = peer
+            }
+        }
+        if kind == .private {
+            try db.run(
+                "INSERT OR IGNORE INTO zones (id, owner, created_at) VALUES (?, ?, ?)",
+                Self.defaultZone, localPeer.description, Int64(HybridLogicalClock.wallMilliseconds()))
+        }
+    }
+
+    /// Registers a callback run after every committed transaction (outside the lock).
+    public func observe(_ observer: @escaping @Sendable (HistoryEntry) -> Void) {
+        lock.withLock { observers.append(observer) }
+    }
+
+    /// `PRAGMA integrity_check` of the database file.
+    public func integrityCheck() throws -> String {
+        try lock.withLock { try db.integrityCheck() }
+    }
+
+    /// The small integer standing for `peer` in the stamps and clocks tables.
+    func index(of peer: PeerID) throws -> Int64 {
+        if let idx = peerIndex[peer] { return idx }
+        try db.run("INSERT INTO peers (peer_id) VALUES (?)", peer.bytes)
+        let idx = db.lastInsertRowID
+        peerIndex[peer] = idx
+        peerByIndex[idx] = peer
+        return idx
+    }
+
+    /// Runs `body` as one transaction recorded in history under `author`, then tells the
+    /// observers. Returns the body's result.
+    func write<T>(author: HistoryAuthor, _ body: (Transaction) throws -> T) throws -> T {
+        let (result, entry): (T, HistoryEntry?) = try lock.withLock {
+            try db.transaction {
+                let tx = Transaction(
+                    store: self, author: author, stamp: Stamp(hlc: clock.tick(), peer: localPeer))
+                let result = try body(tx)
+                let entry = try tx.finish()
+                return (result, entry)
+            }
+        }
+        if let entry { notify(entry) }
+        return result
+    }
+
+    /// Runs a read-only query under the lock.
+    func read<T>(_ body: () throws -> T) throws -> T {
+        try lock.withLock { try body() }
+    }
+
+    func notify(_ entry: HistoryEntry) {
+        let current = lock.withLock { observers }
+        for observer in current { observer(entry) }
+    }
+}
+
+/// Sizes a store refuses to exceed; named in the daemon's config.
+public struct StoreLimits: Sendable {
+    public var maxNameBytes: Int
+    public var maxPhotoBytes: Int64
+    public var maxThumbnailBytes: Int
+
+    public init(maxNameBytes: Int = 1024, maxPhotoBytes: Int64 = 4 << 30, maxThumbnailBytes: Int = 1 << 20) {
+        self.maxNameBytes = maxNameBytes
+        self.maxPhotoBytes = maxPhotoBytes
+        self.maxThumbnailBytes = maxThumbnailBytes
+    }
+}

@@ -1,0 +1,120 @@
+/// One write transaction in progress: writes fields with their stamps, remembers what it
+/// touched for history, clocks and tag winners, and settles all three when it finishes.
+final class Transaction {
+    unowned let store: LibraryStore
+    let author: HistoryAuthor
+    /// The stamp of this transaction's own (local) changes.
+    let stamp: Stamp
+    private var changes: [HistoryChange] = []
+    private var changeIndex: [String: Int] = [:]
+    private var localZones: Set<String> = []
+    private var touchedTagNames: [String: Set<String>] = [:]
+
+    init(store: LibraryStore, author: HistoryAuthor, stamp: Stamp) {
+        self.store = store
+        self.author = author
+        self.stamp = stamp
+    }
+
+    var db: Database { store.db }
+
+    /// Writes `values` as a local change of this peer, stamped with the transaction's stamp.
+    func set(_ entity: Entity, _ id: String, zone: String, _ values: [(UInt8, SQLValue)]) throws {
+        try write(entity, id, zone: zone, values.map { ($0.0, $0.1, stamp) })
+        localZones.insert(zone)
+    }
+
+    /// Marks an object deleted (or a tag merged) as a local change.
+    func delete(_ entity: Entity, _ id: String, zone: String, as tombstone: Tombstone = .deleted) throws {
+        try set(entity, id, zone: zone, [(Entity.deletedField, .integer(tombstone.rawValue))])
+    }
+
+    /// Writes fields with the stamps they carry: local ones or ones that won a merge.
+    func write(_ entity: Entity, _ id: String, zone: String, _ values: [(UInt8, SQLValue, Stamp)]) throws {
+        guard !values.isEmpty else { return }
+        let existed = try db.first("SELECT deleted FROM \(entity.table) WHERE id = ?", id) { $0.int64(0) }
+        var columns: [String] = []
+        var bindings: [any SQLBindable] = [id, zone]
+        var deletes = false
+        for (code, value, _) in values {
+            guard let column = entity.column(for: code) else {
+                throw StoreError.invalid("field \(code) does not exist on a \(entity.name)")
+            }
+            columns.append(column)
+            bindings.append(value)
+            if code == Entity.deletedField, case .integer(let v) = value, v != 0 { deletes = true }
+        }
+        try db.run(Self.upsertSQL(entity.table, columns), values: bindings)
+        for (code, _, stamp) in values {
+            try db.run(
+                """
+                INSERT INTO stamps (entity, object, field, zone, peer, hlc) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (entity, object, field)
+                DO UPDATE SET zone = excluded.zone, peer = excluded.peer, hlc = excluded.hlc
+                """,
+                Int(entity.rawValue), id, Int(code), zone, try store.index(of: stamp.peer), stamp.hlc)
+        }
+        let type: ChangeType = deletes ? .delete : (existed == nil ? .insert : .update)
+        record(entity, id, zone: zone, type)
+        if entity == .tag && (existed == nil || deletes) {
+            let name = try db.first("SELECT name FROM tags WHERE id = ?", id) { $0.optionalString(0) } ?? nil
+            if let name { touchedTagNames[zone, default: []].insert(name) }
+        }
+    }
+
+    /// Records a change for history (writes do it themselves; purges call it directly).
+    func record(_ entity: Entity, _ id: String, zone: String, _ type: ChangeType) {
+        let key = "\(entity.rawValue)/\(id)"
+        if let i = changeIndex[key] {
+            let old = changes[i]
+            let merged: ChangeType = type == .delete ? .delete : old.type
+            changes[i] = HistoryChange(entity: old.entity, id: id, zone: zone, type: merged)
+        } else {
+            changeIndex[key] = changes.count
+            changes.append(HistoryChange(entity: entity.name, id: id, zone: zone, type: type))
+        }
+    }
+
+    /// Notes that tags named `name` in `zone` need their winner recomputed.
+    func touchTagName(_ name: String, zone: String) {
+        touchedTagNames[zone, default: []].insert(name)
+    }
+
+    /// Zones whose tags changed in this transaction.
+    var zonesWithTouchedTags: [String] { Array(touchedTagNames.keys) }
+
+    /// Settles derived state and history; returns the history entry if anything changed.
+    func finish() throws -> HistoryEntry? {
+        for (zone, names) in touchedTagNames {
+            for name in names { try store.recomputeWinners(zone: zone, name: name) }
+        }
+        let selfIndex = try store.index(of: store.localPeer)
+        for zone in localZones {
+            try db.run(
+                """
+                INSERT INTO clocks (zone, peer, hlc) VALUES (?, ?, ?)
+                ON CONFLICT (zone, peer) DO UPDATE SET hlc = max(hlc, excluded.hlc)
+                """, zone, selfIndex, stamp.hlc)
+        }
+        guard !changes.isEmpty else { return nil }
+        let timestamp = Int64(HybridLogicalClock.physical(of: stamp.hlc))
+        try db.run("INSERT INTO history (author, timestamp) VALUES (?, ?)", author.description, timestamp)
+        let token = db.lastInsertRowID
+        for change in changes {
+            try db.run(
+                "INSERT INTO history_changes (token, entity, object, zone, type) VALUES (?, ?, ?, ?, ?)",
+                token, change.entity, change.id, change.zone, change.type.rawValue)
+        }
+        return HistoryEntry(
+            token: token, author: author.description, store: store.kind, timestamp: timestamp,
+            changes: changes)
+    }
+
+    private static func upsertSQL(_ table: String, _ columns: [String]) -> String {
+        let names = (["id", "zone"] + columns).joined(separator: ", ")
+        let marks = Array(repeating: "?", count: columns.count + 2).joined(separator: ", ")
+        let updates = (["zone = excluded.zone"] + columns.map { "\($0) = excluded.\($0)" }).joined(
+            separator: ", ")
+        return "INSERT INTO \(table) (\(names)) VALUES (\(marks)) ON CONFLICT (id) DO UPDATE SET \(updates)"
+    }
+}
