@@ -15,7 +15,7 @@ public final class Library: @unchecked Sendable {
     /// in `directory`.
     public init(
         directory: String, localPeer: PeerID, limits: StoreLimits = StoreLimits(),
-        clock: HybridLogicalClock = HybridLogicalClock()
+        clock: HybridLogicalClock = HybridLogicalClock(), ids: IDSource = IDSource()
     ) throws {
         try BlobStore.makeDirectory(directory)
         try BlobStore.makeDirectory(directory + "/blobs")
@@ -23,10 +23,10 @@ public final class Library: @unchecked Sendable {
         self.limits = limits
         privateStore = try LibraryStore(
             path: directory + "/private.sqlite", kind: .private, localPeer: localPeer,
-            blobs: try BlobStore(root: directory + "/blobs/private"), clock: clock, limits: limits)
+            blobs: try BlobStore(root: directory + "/blobs/private"), clock: clock, limits: limits, ids: ids)
         sharedStore = try LibraryStore(
             path: directory + "/shared.sqlite", kind: .shared, localPeer: localPeer,
-            blobs: try BlobStore(root: directory + "/blobs/shared"), clock: clock, limits: limits)
+            blobs: try BlobStore(root: directory + "/blobs/shared"), clock: clock, limits: limits, ids: ids)
     }
 
     public var stores: [LibraryStore] { [privateStore, sharedStore] }

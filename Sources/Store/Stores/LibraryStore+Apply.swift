@@ -21,8 +21,9 @@ extension LibraryStore {
                 for object in ordered {
                     let context = ApplyContext(zone: set.zone, owner: owner, sender: sender)
                     do {
-                        let (winners, stale) = try merge(object, context)
-                        report.stale += stale
+                        let own = deliverable(object, context)
+                        let (winners, stale) = try merge(own, context)
+                        report.stale += stale + object.fields.count - own.fields.count
                         report.applied += winners.count
                         try tx.write(object.entity, object.id, zone: set.zone, winners)
                         if !winners.isEmpty && (object.entity == .tag || object.entity == .link) {
@@ -33,7 +34,10 @@ extension LibraryStore {
                             Refusal(entity: object.entity, id: object.id, reason: refusal.reason))
                     }
                 }
-                if let until = set.until { try mergeClock(set.zone, with: until) }
+                // A participant vouches only for its own changes; the owner, who relays, for
+                // everyone's.
+                let vouched = sender == owner ? set.until : VectorClock([sender: set.until[sender]])
+                try mergeClock(set.zone, with: vouched)
                 return try tx.finish()
             }
         }
@@ -61,6 +65,7 @@ extension LibraryStore {
         [(UInt8, SQLValue, Stamp)], Int
     ) {
         let entity = object.entity
+        guard !object.fields.isEmpty else { return ([], 0) }
         try checkAuthors(object, context)
         let columns = (["zone", "deleted"] + entity.fields.map(\.column)).joined(separator: ", ")
         let row = try db.first("SELECT \(columns) FROM \(entity.table) WHERE id = ?", object.id) { row in

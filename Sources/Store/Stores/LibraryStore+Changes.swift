@@ -1,5 +1,5 @@
 /// Computing what another replica lacks: the fields of a zone whose stamps its clock does
-/// not cover, as bounded change sets.
+/// not cover, in stamp order, cut into batches that are each valid on their own.
 extension LibraryStore {
     /// This store's clock for `zone`.
     public func clock(of zone: String) throws -> VectorClock {
@@ -14,77 +14,92 @@ extension LibraryStore {
         return clock
     }
 
-    /// The changes of `zone` not covered by `since`, in batches of at most `batchSize` field
-    /// changes (an object is never split); the last batch carries this store's clock as
-    /// `until`. Objects come in dependency order: membership, photos, tags, ratings, links.
+    /// The changes of `zone` not covered by `since`, oldest stamp first, in batches of about
+    /// `batchSize` field changes. Batches are cut only between stamps, so a transaction's
+    /// changes travel together and everything an object refers to comes before it; batch k
+    /// needs the batches before it (its `since`) and vouches for them (its `until`).
     public func changes(zone: String, since: VectorClock, batchSize: Int = 20_000) throws -> [ChangeSet] {
         try read {
             guard try db.first("SELECT 1 FROM zones WHERE id = ?", zone, map: { _ in true }) != nil else {
                 throw StoreError.unknownZone(zone)
             }
-            let until = try loadClock(zone)
-            var pending: [ObjectKey: [(UInt8, Stamp)]] = [:]
+            let full = try loadClock(zone)
+            var pending: [PendingField] = []
             for (index, peer) in peerByIndex {
                 try db.forEach(
                     "SELECT entity, object, field, hlc FROM stamps WHERE zone = ? AND peer = ? AND hlc > ?",
                     zone, index, since[peer]
                 ) { row in
                     guard let entity = Entity(rawValue: UInt8(row.int(0))) else { return }
-                    let key = ObjectKey(entity: entity, id: row.string(1))
-                    pending[key, default: []].append(
-                        (UInt8(row.int(2)), Stamp(hlc: row.uint64(3), peer: peer)))
+                    pending.append(
+                        PendingField(
+                            stamp: Stamp(hlc: row.uint64(3), peer: peer), key: ObjectKey(entity: entity, id: row.string(1)),
+                            field: UInt8(row.int(2))))
                 }
             }
-            var objects: [ObjectChange] = []
-            for key in pending.keys.sorted() {
-                if let change = try objectChange(key, fields: pending[key]!) { objects.append(change) }
+            pending.sort()
+            var result: [ChangeSet] = []
+            var batchSince = since
+            var start = 0
+            while start < pending.count || result.isEmpty {
+                var end = min(start + batchSize, pending.count)
+                while end < pending.count && end > start && pending[end].stamp == pending[end - 1].stamp { end += 1 }
+                let until = end == pending.count ? full : Self.bound(full, by: pending[end - 1].stamp)
+                let objects = try group(pending[start..<end])
+                result.append(ChangeSet(zone: zone, since: batchSince, until: until, objects: objects))
+                batchSince = batchSince.merged(with: until)
+                start = end
             }
-            return Self.batches(
-                zone: zone, since: since, until: until, objects: objects, batchSize: batchSize)
+            return result
         }
     }
 
-    /// The current values of the given fields of one object; a tombstoned object sends only
-    /// its tombstone.
-    private func objectChange(_ key: ObjectKey, fields: [(UInt8, Stamp)]) throws -> ObjectChange? {
-        let entity = key.entity
-        let columns = (["deleted"] + entity.fields.map(\.column)).joined(separator: ", ")
-        guard
-            let row = try db.first(
-                "SELECT \(columns) FROM \(entity.table) WHERE id = ?", key.id,
-                map: { row in
+    /// `clock` cut down to what a receiver holds once it has every stamp up to `last`.
+    static func bound(_ clock: VectorClock, by last: Stamp) -> VectorClock {
+        var result = VectorClock()
+        for (peer, hlc) in clock.entries {
+            let limit = peer <= last.peer ? last.hlc : last.hlc - 1
+            result[peer] = min(hlc, limit)
+        }
+        return result
+    }
+
+    /// Groups fields into objects with their current values, objects in dependency order.
+    private func group(_ fields: ArraySlice<PendingField>) throws -> [ObjectChange] {
+        var byObject: [ObjectKey: [PendingField]] = [:]
+        for field in fields { byObject[field.key, default: []].append(field) }
+        var objects: [ObjectChange] = []
+        for key in byObject.keys.sorted() {
+            let entity = key.entity
+            let columns = (["deleted"] + entity.fields.map(\.column)).joined(separator: ", ")
+            guard
+                let row = try db.first("SELECT \(columns) FROM \(entity.table) WHERE id = ?", key.id, map: { row in
                     (0..<(entity.fields.count + 1)).map { row.value($0) }
                 })
-        else { return nil }
-        let deleted = row[0] != .integer(0)
-        var changes: [FieldChange] = []
-        for (code, stamp) in fields.sorted(by: { $0.0 < $1.0 }) {
-            if code == Entity.deletedField {
-                changes.append(FieldChange(field: code, value: row[0], stamp: stamp))
-            } else if !deleted, let index = entity.fields.firstIndex(where: { $0.code == code }) {
-                changes.append(FieldChange(field: code, value: row[index + 1], stamp: stamp))
+            else { continue }
+            let changes = byObject[key]!.compactMap { pending -> FieldChange? in
+                if pending.field == Entity.deletedField {
+                    return FieldChange(field: pending.field, value: row[0], stamp: pending.stamp)
+                }
+                guard let index = entity.fields.firstIndex(where: { $0.code == pending.field }) else { return nil }
+                return FieldChange(field: pending.field, value: row[index + 1], stamp: pending.stamp)
             }
+            if !changes.isEmpty { objects.append(ObjectChange(entity: entity, id: key.id, fields: changes)) }
         }
-        return changes.isEmpty ? nil : ObjectChange(entity: entity, id: key.id, fields: changes)
+        return objects
     }
+}
 
-    static func batches(
-        zone: String, since: VectorClock, until: VectorClock, objects: [ObjectChange], batchSize: Int
-    ) -> [ChangeSet] {
-        var result: [ChangeSet] = []
-        var current: [ObjectChange] = []
-        var count = 0
-        for object in objects {
-            if count > 0 && count + object.fields.count > batchSize {
-                result.append(ChangeSet(zone: zone, since: since, until: nil, objects: current))
-                current = []
-                count = 0
-            }
-            current.append(object)
-            count += object.fields.count
-        }
-        result.append(ChangeSet(zone: zone, since: since, until: until, objects: current))
-        return result
+/// One field to send, ordered by stamp (then object and field, for determinism).
+struct PendingField: Comparable {
+    let stamp: Stamp
+    let key: ObjectKey
+    let field: UInt8
+
+    static func < (a: PendingField, b: PendingField) -> Bool {
+        if a.stamp != b.stamp { return a.stamp < b.stamp }
+        if a.key != b.key { return a.key < b.key }
+        return a.field < b.field
     }
 }
 

@@ -5,8 +5,9 @@ extension LibraryStore {
     /// Adds a photo whose data is already in the blob store.
     public func addPhoto(
         zone: String = LibraryStore.defaultZone, name: String, data: (hash: String, size: Int64),
-        thumbnail: [UInt8]? = nil, tags: [String] = [], id: String = LibraryStore.newID()
+        thumbnail: [UInt8]? = nil, tags: [String] = [], id: String? = nil
     ) throws -> String {
+        let id = id ?? ids.next()
         try validateName(name, what: "photo name")
         for tag in tags { try validateName(tag, what: "tag name") }
         if let thumbnail, thumbnail.count > limits.maxThumbnailBytes {
@@ -17,7 +18,7 @@ extension LibraryStore {
         try requireWriteUnlessDefault(zone, action: "add a photo")
         try write(author: .local) { tx in
             var values: [(UInt8, SQLValue)] = [
-                (PhotoField.name, .text(name)), (PhotoField.uniqueName, .text(Self.newID())),
+                (PhotoField.name, .text(name)), (PhotoField.uniqueName, .text(ids.next())),
                 (PhotoField.createdAt, .integer(Int64(HybridLogicalClock.physical(of: tx.stamp.hlc)))),
                 (PhotoField.dataHash, .text(data.hash)), (PhotoField.dataSize, .integer(data.size)),
             ]
@@ -172,6 +173,4 @@ extension LibraryStore {
         }
     }
 
-    /// A new random object ID (a lowercase UUID).
-    public static func newID() -> String { UUID().uuidString.lowercased() }
 }

@@ -5,7 +5,7 @@ extension LibraryStore {
         guard (1...5).contains(value) else { throw StoreError.invalid("a rating is 1 to 5, not \(value)") }
         let zone = try livePhotoZone(photo)
         try requireWriteUnlessDefault(zone, action: "rate this photo")
-        let id = Self.newID()
+        let id = ids.next()
         try write(author: .local) { tx in
             try tx.set(
                 .rating, id, zone: zone,

@@ -10,7 +10,7 @@ extension LibraryStore {
             throw StoreError.invalid(
                 "photo \(photo.prefix(8)) is already shared in \(from.prefix(8)); use share add to move it")
         }
-        let zone = Self.newID()
+        let zone = ids.next()
         try write(author: .local) { tx in
             try createZone(zone, owner: localPeer)
             try tx.set(

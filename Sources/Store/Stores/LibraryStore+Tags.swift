@@ -21,7 +21,7 @@ extension LibraryStore {
         if let existing {
             tag = existing
         } else {
-            tag = TagRef(id: Self.newID(), uuid: Self.newID(), name: name)
+            tag = TagRef(id: ids.next(), uuid: ids.next(), name: name)
             try tx.set(
                 .tag, tag.id, zone: zone, [(TagField.uuid, .text(tag.uuid)), (TagField.name, .text(name))])
             try recomputeWinners(zone: zone, name: name)

@@ -38,7 +38,7 @@ extension LibraryStore {
                 ) { _ in true } ?? false
             var target = tag.id
             if othersUseIt {
-                target = Self.newID()
+                target = ids.next()
                 try tx.set(
                     .tag, target, zone: zone,
                     [(TagField.uuid, .text(tag.uuid)), (TagField.name, .text(tag.name))])

@@ -12,6 +12,7 @@ public final class LibraryStore: @unchecked Sendable {
     let clock: HybridLogicalClock
     let lock = Lock()
     let limits: StoreLimits
+    let ids: IDSource
     var peerIndex: [PeerID: Int64] = [:]
     var peerByIndex: [Int64: PeerID] = [:]
     private var observers: [@Sendable (HistoryEntry) -> Void] = []
@@ -21,8 +22,9 @@ public final class LibraryStore: @unchecked Sendable {
 
     public init(
         path: String, kind: StoreKind, localPeer: PeerID, blobs: BlobStore,
-        clock: HybridLogicalClock, limits: StoreLimits = StoreLimits()
+        clock: HybridLogicalClock, limits: StoreLimits = StoreLimits(), ids: IDSource = IDSource()
     ) throws {
+        self.ids = ids
         self.kind = kind
         self.localPeer = localPeer
         self.blobs = blobs

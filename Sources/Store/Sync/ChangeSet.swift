@@ -26,18 +26,18 @@ public struct ObjectChange: Hashable, Sendable {
 
 /// A batch of changes to one zone that one replica sends another.
 ///
-/// `since` is the clock the sender computed it from (what it believed the receiver had);
-/// `until` is the sender's clock when it was made, present on the last batch of a delta.
-/// A receiver applies the set only when its own clock dominates `since`, and merges `until`
-/// into its clock after applying it — never before, so an interrupted transfer only costs
-/// a resend.
+/// `since` is what the receiver must already hold for the batch to make sense (the clock
+/// the sender computed the delta from, plus the batches before this one); `until` is what
+/// the receiver holds once it has applied it. A receiver applies a set only when its own
+/// clock dominates `since`, and merges `until` into its clock in the same transaction, so a
+/// lost, repeated or reordered batch never makes a clock claim a change that is missing.
 public struct ChangeSet: Hashable, Sendable {
     public let zone: String
     public let since: VectorClock
-    public let until: VectorClock?
+    public let until: VectorClock
     public var objects: [ObjectChange]
 
-    public init(zone: String, since: VectorClock, until: VectorClock?, objects: [ObjectChange]) {
+    public init(zone: String, since: VectorClock, until: VectorClock, objects: [ObjectChange]) {
         self.zone = zone
         self.since = since
         self.until = until

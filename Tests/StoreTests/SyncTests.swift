@@ -1,0 +1,85 @@
+import Testing
+
+@testable import Store
+
+@Suite struct SyncTests {
+    @Test func aShareReachesTheParticipantWithItsGraph() throws {
+        let pair = try SharedPair()
+        let photos = try pair.participant.shared.photos()
+        #expect(photos.map(\.name) == ["beach.jpg"])
+        #expect(photos.first?.tags.map(\.name) == ["summer"])
+        #expect(photos.first?.pending == true)  // data travels separately
+        #expect(
+            try pair.owner.priv.canonicalDump(zone: pair.zone) == pair.participant.shared.canonicalDump(zone: pair.zone))
+        let share = try #require(try pair.participant.shared.share(pair.zone))
+        #expect(share.title == "Holidays")
+        #expect(share.participants.map(\.peer) == [pair.participant.peer.description])
+    }
+
+    @Test func aParticipantsEditReachesTheOwner() throws {
+        let pair = try SharedPair()
+        _ = try pair.participant.shared.tag(photo: pair.photo, name: "sea")
+        _ = try pair.participant.shared.rate(photo: pair.photo, value: 4)
+        try sync(pair.zone, from: pair.participant.shared, to: pair.owner.priv)
+        let photo = try #require(try pair.owner.priv.photo(pair.photo))
+        #expect(photo.tags.map(\.name) == ["sea", "summer"])
+        #expect(photo.ratings.map(\.value) == [4])
+    }
+
+    @Test func applyingTheSameSetTwiceChangesNothing() throws {
+        let pair = try SharedPair()
+        _ = try pair.owner.priv.tag(photo: pair.photo, name: "sea")
+        let sets = try pair.owner.priv.changes(zone: pair.zone, since: try pair.participant.shared.clock(of: pair.zone))
+        let first = try sets.map { try pair.participant.shared.apply($0, from: pair.owner.peer) }
+        let dump = try pair.participant.shared.canonicalDump(zone: pair.zone)
+        let token = try pair.participant.shared.lastHistoryToken()
+        let second = try sets.map { try pair.participant.shared.apply($0, from: pair.owner.peer) }
+        #expect(first.reduce(0) { $0 + $1.applied } > 0)
+        #expect(second.reduce(0) { $0 + $1.applied } == 0)
+        #expect(try pair.participant.shared.canonicalDump(zone: pair.zone) == dump)
+        #expect(try pair.participant.shared.lastHistoryToken() == token)
+    }
+
+    @Test func aReadOnlyParticipantIsRefusedLocallyAndRemotely() throws {
+        let pair = try SharedPair(permission: .readOnly)
+        #expect(throws: StoreError.permissionDenied("cannot tag this photo: you have read-only access to this share")) {
+            try pair.participant.shared.tag(photo: pair.photo, name: "forged")
+        }
+        // A tampered participant bypasses its local check: the owner refuses the change.
+        let forged = ChangeSet(
+            zone: pair.zone, since: VectorClock(), until: VectorClock(),
+            objects: [
+                ObjectChange(
+                    entity: .photo, id: pair.photo,
+                    fields: [FieldChange(field: PhotoField.name, value: .text("mine"), stamp: Stamp(hlc: .max >> 1, peer: pair.participant.peer))])
+            ])
+        let report = try pair.owner.priv.apply(forged, from: pair.participant.peer)
+        #expect(report.applied == 0)
+        #expect(report.refused.map(\.reason) == ["\(pair.participant.peer.short) may not write to this share"])
+        #expect(try pair.owner.priv.photo(pair.photo)?.name == "beach.jpg")
+    }
+
+    @Test func aSetComputedFromAnUnknownClockIsNotApplied() throws {
+        let pair = try SharedPair()
+        let ahead = VectorClock([randomPeer(): 99])
+        let set = ChangeSet(zone: pair.zone, since: ahead, until: ahead, objects: [])
+        #expect(throws: SyncError.self) { try pair.participant.shared.apply(set, from: pair.owner.peer) }
+    }
+
+    @Test func concurrentSameNameTagsConvergeOnTheSmallestUUID() throws {
+        let pair = try SharedPair()
+        let a = try pair.owner.priv.tag(photo: pair.photo, name: "sunset")
+        let b = try pair.participant.shared.tag(photo: pair.photo, name: "sunset")
+        try sync(pair.zone, from: pair.participant.shared, to: pair.owner.priv)
+        try sync(pair.zone, from: pair.owner.priv, to: pair.participant.shared)
+        try sync(pair.zone, from: pair.participant.shared, to: pair.owner.priv)
+        let winner = min(a.uuid, b.uuid)
+        for store in [pair.owner.priv, pair.participant.shared] {
+            let sunsets = try store.tags(zone: pair.zone).filter { $0.name == "sunset" }
+            #expect(sunsets.map(\.uuid) == [winner])
+            #expect(sunsets.first?.photoCount == 1)
+        }
+        #expect(
+            try pair.owner.priv.canonicalDump(zone: pair.zone) == pair.participant.shared.canonicalDump(zone: pair.zone))
+    }
+}
