@@ -9,7 +9,8 @@ import Testing
 /// `PEERSHARE_PROPERTY_SEED=<seed> swift test --filter ConvergencePropertyTests`.
 @Suite struct ConvergencePropertyTests {
     static let schedules: [UInt64] = {
-        if let text = ProcessInfo.processInfo.environment["PEERSHARE_PROPERTY_SEED"], let seed = UInt64(text) {
+        if let text = ProcessInfo.processInfo.environment["PEERSHARE_PROPERTY_SEED"], let seed = UInt64(text)
+        {
             return [seed]
         }
         let count = Int(ProcessInfo.processInfo.environment["PEERSHARE_PROPERTY_SCHEDULES"] ?? "") ?? 200
@@ -22,7 +23,9 @@ import Testing
         try world.run(steps: 60)
         try world.exchangeUntilQuiet()
         let failures = try world.check()
-        #expect(failures.isEmpty, "seed \(seed) (replay: PEERSHARE_PROPERTY_SEED=\(seed)): \(failures.joined(separator: "; "))")
+        #expect(
+            failures.isEmpty,
+            "seed \(seed) (replay: PEERSHARE_PROPERTY_SEED=\(seed)): \(failures.joined(separator: "; "))")
     }
 }
 
@@ -70,8 +73,10 @@ final class World {
         for i in 0..<count {
             let clock = HybridLogicalClock(now: { sim.now() })
             let peer = randomPeer(using: &rng)
-            let lib = try TestLibrary(peer: peer, clock: clock, ids: IDSource(seed: seed &+ UInt64(i) &* 1_000_003))
-            replicas.append(Replica(library: lib, store: i == 0 ? lib.priv : lib.shared, canWrite: i != readOnlyIndex))
+            let lib = try TestLibrary(
+                peer: peer, clock: clock, ids: IDSource(seed: seed &+ UInt64(i) &* 1_000_003))
+            replicas.append(
+                Replica(library: lib, store: i == 0 ? lib.priv : lib.shared, canWrite: i != readOnlyIndex))
         }
         let owner = replicas[0].library
         let first = try owner.addPhoto("first", tags: ["red"])
@@ -108,7 +113,9 @@ final class World {
     func send(from i: Int) {
         for j in neighbours(of: i) {
             let since = belief[i]?[j] ?? VectorClock()
-            guard let sets = try? replicas[i].store.changes(zone: zone, since: since, batchSize: 8) else { continue }
+            guard let sets = try? replicas[i].store.changes(zone: zone, since: since, batchSize: 8) else {
+                continue
+            }
             for set in sets { queue.append((i, j, set)) }
             if let until = sets.last?.until { belief[i, default: [:]][j] = until }
         }
@@ -164,9 +171,13 @@ final class World {
                 try r.store.untag(photo: photo.id, tag: tag.id)
                 removedLinks.insert("\(photo.id)|\(tag.name)")
             case 5:
-                guard let photo, let tag = try r.store.tags(zone: zone).randomElement(using: &rng) else { return }
+                guard let photo, let tag = try r.store.tags(zone: zone).randomElement(using: &rng) else {
+                    return
+                }
                 let now = try r.store.toggle(photo: photo.id, tag: tag.id)
-                (now ? { self.addedLinks.insert("\(photo.id)|\(tag.name)") } : { self.removedLinks.insert("\(photo.id)|\(tag.name)") })()
+                (now
+                    ? { self.addedLinks.insert("\(photo.id)|\(tag.name)") }
+                    : { self.removedLinks.insert("\(photo.id)|\(tag.name)") })()
             case 6:
                 guard let photo else { return }
                 try r.store.renamePhoto(photo.id, to: "renamed-\(Int.random(in: 0..<100, using: &rng))")
@@ -182,7 +193,9 @@ final class World {
                 guard let photo, let rating = photo.ratings.randomElement(using: &rng) else { return }
                 try r.store.deleteRating(rating.id)
             default:
-                if Int.random(in: 0..<4, using: &rng) == 0, let tag = try r.store.tags(zone: zone).randomElement(using: &rng) {
+                if Int.random(in: 0..<4, using: &rng) == 0,
+                    let tag = try r.store.tags(zone: zone).randomElement(using: &rng)
+                {
                     try r.store.deleteTag(tag.id)
                     deletedNames.insert(tag.name)
                 } else {
@@ -202,11 +215,14 @@ final class World {
         let id: String
         if i == 0 && Bool.random(using: &rng) {
             id = try r.library.addPhoto("moved", bytes: bytes, tags: tags)
-            if Bool.random(using: &rng) { _ = try r.library.addPhoto("stays", bytes: bytes + [1], tags: tags) }
+            if Bool.random(using: &rng) {
+                _ = try r.library.addPhoto("stays", bytes: bytes + [1], tags: tags)
+            }
             try r.store.addToShare(photo: id, zone: zone)
         } else {
             let data = try r.store.blobs.store(bytes)
-            id = try r.store.addPhoto(zone: zone, name: "photo", data: data, thumbnail: Array(bytes.prefix(4)), tags: tags)
+            id = try r.store.addPhoto(
+                zone: zone, name: "photo", data: data, thumbnail: Array(bytes.prefix(4)), tags: tags)
         }
         for tag in tags { addedLinks.insert("\(id)|\(tag)") }
     }
@@ -220,24 +236,34 @@ final class World {
         let owner = replicas[0].store
         for name in names {
             let visible = try owner.tags(zone: zone).filter { $0.name == name }
-            let live = try owner.db.query("SELECT uuid FROM tags WHERE zone = ? AND name = ? AND deleted = 0", zone, name) {
+            // Every tag of this name ever created, whatever became of it: unless a person deleted
+            // the name, the smallest of them must be the one everybody sees.
+            let created = try owner.db.query("SELECT uuid FROM tags WHERE zone = ? AND name = ?", zone, name)
+            {
                 $0.string(0)
             }
             if visible.count > 1 { failures.append("\(visible.count) visible tags named \(name)") }
-            if let smallest = live.min(), visible.first?.uuid != smallest {
-                failures.append("tag \(name): winner \(visible.first?.uuid ?? "none"), smallest live UUID \(smallest)")
+            if !deletedNames.contains(name), let smallest = created.min(), visible.first?.uuid != smallest {
+                failures.append(
+                    "tag \(name): winner \(visible.first?.uuid ?? "none"), smallest UUID \(smallest)")
             }
             for (i, r) in replicas.enumerated() where r.canWrite {
-                let raw = try r.store.db.query("SELECT count(*) FROM tags WHERE zone = ? AND name = ? AND deleted = 0", zone, name) {
+                let raw = try r.store.db.query(
+                    "SELECT count(*) FROM tags WHERE zone = ? AND name = ? AND deleted = 0", zone, name
+                ) {
                     $0.int(0)
                 }
-                if raw.first ?? 0 > 1 { failures.append("writer \(i) kept \(raw[0]) live tags named \(name)") }
+                if raw.first ?? 0 > 1 {
+                    failures.append("writer \(i) kept \(raw[0]) live tags named \(name)")
+                }
             }
         }
         let photos = Dictionary(uniqueKeysWithValues: try owner.photos(zone: zone).map { ($0.id, $0) })
         for link in addedLinks.subtracting(removedLinks) {
             let parts = link.split(separator: "|").map(String.init)
-            guard !deletedPhotos.contains(parts[0]), !deletedNames.contains(parts[1]), let photo = photos[parts[0]] else { continue }
+            guard !deletedPhotos.contains(parts[0]), !deletedNames.contains(parts[1]),
+                let photo = photos[parts[0]]
+            else { continue }
             if !photo.tags.contains(where: { $0.name == parts[1] }) { failures.append("link lost: \(link)") }
         }
         return failures
@@ -246,6 +272,7 @@ final class World {
     private func diff(_ a: String, _ b: String) -> String {
         let left = Set(a.split(separator: "\n"))
         let right = Set(b.split(separator: "\n"))
-        return (left.subtracting(right).map { "- \($0)" } + right.subtracting(left).map { "+ \($0)" }).sorted().joined(separator: "\n")
+        return (left.subtracting(right).map { "- \($0)" } + right.subtracting(left).map { "+ \($0)" })
+            .sorted().joined(separator: "\n")
     }
 }

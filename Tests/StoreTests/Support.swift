@@ -36,7 +36,10 @@ final class TestLibrary: @unchecked Sendable {
     let peer: PeerID
     let library: Library
 
-    init(peer: PeerID = randomPeer(), clock: HybridLogicalClock = HybridLogicalClock(), ids: IDSource = IDSource()) throws {
+    init(
+        peer: PeerID = randomPeer(), clock: HybridLogicalClock = HybridLogicalClock(),
+        ids: IDSource = IDSource()
+    ) throws {
         self.peer = peer
         library = try Library(directory: dir.path + "/state", localPeer: peer, clock: clock, ids: ids)
     }
@@ -45,7 +48,8 @@ final class TestLibrary: @unchecked Sendable {
     var shared: LibraryStore { library.sharedStore }
 
     /// Adds a photo with the given bytes into the default zone.
-    func addPhoto(_ name: String, bytes: [UInt8] = Array("pixels".utf8), tags: [String] = []) throws -> String {
+    func addPhoto(_ name: String, bytes: [UInt8] = Array("pixels".utf8), tags: [String] = []) throws -> String
+    {
         let file = dir.file(UUID().uuidString, bytes: bytes)
         return try library.addPhoto(file: file, name: name, tags: tags)
     }
@@ -70,7 +74,8 @@ struct SharedPair {
         participant = try TestLibrary()
         photo = try owner.addPhoto("beach.jpg", tags: ["summer"])
         zone = try owner.priv.createShare(photo: photo, title: "Holidays", publicPermission: .none)
-        try owner.priv.setParticipant(zone: zone, peer: participant.peer, permission: permission, status: .accepted)
+        try owner.priv.setParticipant(
+            zone: zone, peer: participant.peer, permission: permission, status: .accepted)
         try participant.shared.prepareParticipantZone(zone, owner: owner.peer)
         try sync(zone, from: owner.priv, to: participant.shared)
     }

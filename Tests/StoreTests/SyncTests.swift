@@ -10,7 +10,8 @@ import Testing
         #expect(photos.first?.tags.map(\.name) == ["summer"])
         #expect(photos.first?.pending == true)  // data travels separately
         #expect(
-            try pair.owner.priv.canonicalDump(zone: pair.zone) == pair.participant.shared.canonicalDump(zone: pair.zone))
+            try pair.owner.priv.canonicalDump(zone: pair.zone)
+                == pair.participant.shared.canonicalDump(zone: pair.zone))
         let share = try #require(try pair.participant.shared.share(pair.zone))
         #expect(share.title == "Holidays")
         #expect(share.participants.map(\.peer) == [pair.participant.peer.description])
@@ -29,7 +30,8 @@ import Testing
     @Test func applyingTheSameSetTwiceChangesNothing() throws {
         let pair = try SharedPair()
         _ = try pair.owner.priv.tag(photo: pair.photo, name: "sea")
-        let sets = try pair.owner.priv.changes(zone: pair.zone, since: try pair.participant.shared.clock(of: pair.zone))
+        let sets = try pair.owner.priv.changes(
+            zone: pair.zone, since: try pair.participant.shared.clock(of: pair.zone))
         let first = try sets.map { try pair.participant.shared.apply($0, from: pair.owner.peer) }
         let dump = try pair.participant.shared.canonicalDump(zone: pair.zone)
         let token = try pair.participant.shared.lastHistoryToken()
@@ -42,7 +44,10 @@ import Testing
 
     @Test func aReadOnlyParticipantIsRefusedLocallyAndRemotely() throws {
         let pair = try SharedPair(permission: .readOnly)
-        #expect(throws: StoreError.permissionDenied("cannot tag this photo: you have read-only access to this share")) {
+        #expect(
+            throws: StoreError.permissionDenied(
+                "cannot tag this photo: you have read-only access to this share")
+        ) {
             try pair.participant.shared.tag(photo: pair.photo, name: "forged")
         }
         // A tampered participant bypasses its local check: the owner refuses the change.
@@ -51,11 +56,16 @@ import Testing
             objects: [
                 ObjectChange(
                     entity: .photo, id: pair.photo,
-                    fields: [FieldChange(field: PhotoField.name, value: .text("mine"), stamp: Stamp(hlc: .max >> 1, peer: pair.participant.peer))])
+                    fields: [
+                        FieldChange(
+                            field: PhotoField.name, value: .text("mine"),
+                            stamp: Stamp(hlc: .max >> 1, peer: pair.participant.peer))
+                    ])
             ])
         let report = try pair.owner.priv.apply(forged, from: pair.participant.peer)
         #expect(report.applied == 0)
-        #expect(report.refused.map(\.reason) == ["\(pair.participant.peer.short) may not write to this share"])
+        #expect(
+            report.refused.map(\.reason) == ["\(pair.participant.peer.short) may not write to this share"])
         #expect(try pair.owner.priv.photo(pair.photo)?.name == "beach.jpg")
     }
 
@@ -80,6 +90,7 @@ import Testing
             #expect(sunsets.first?.photoCount == 1)
         }
         #expect(
-            try pair.owner.priv.canonicalDump(zone: pair.zone) == pair.participant.shared.canonicalDump(zone: pair.zone))
+            try pair.owner.priv.canonicalDump(zone: pair.zone)
+                == pair.participant.shared.canonicalDump(zone: pair.zone))
     }
 }

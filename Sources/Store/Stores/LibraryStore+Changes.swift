@@ -33,7 +33,8 @@ extension LibraryStore {
                     guard let entity = Entity(rawValue: UInt8(row.int(0))) else { return }
                     pending.append(
                         PendingField(
-                            stamp: Stamp(hlc: row.uint64(3), peer: peer), key: ObjectKey(entity: entity, id: row.string(1)),
+                            stamp: Stamp(hlc: row.uint64(3), peer: peer),
+                            key: ObjectKey(entity: entity, id: row.string(1)),
                             field: UInt8(row.int(2))))
                 }
             }
@@ -43,7 +44,9 @@ extension LibraryStore {
             var start = 0
             while start < pending.count || result.isEmpty {
                 var end = min(start + batchSize, pending.count)
-                while end < pending.count && end > start && pending[end].stamp == pending[end - 1].stamp { end += 1 }
+                while end < pending.count && end > start && pending[end].stamp == pending[end - 1].stamp {
+                    end += 1
+                }
                 let until = end == pending.count ? full : Self.bound(full, by: pending[end - 1].stamp)
                 let objects = try group(pending[start..<end])
                 result.append(ChangeSet(zone: zone, since: batchSince, until: until, objects: objects))
@@ -73,15 +76,19 @@ extension LibraryStore {
             let entity = key.entity
             let columns = (["deleted"] + entity.fields.map(\.column)).joined(separator: ", ")
             guard
-                let row = try db.first("SELECT \(columns) FROM \(entity.table) WHERE id = ?", key.id, map: { row in
-                    (0..<(entity.fields.count + 1)).map { row.value($0) }
-                })
+                let row = try db.first(
+                    "SELECT \(columns) FROM \(entity.table) WHERE id = ?", key.id,
+                    map: { row in
+                        (0..<(entity.fields.count + 1)).map { row.value($0) }
+                    })
             else { continue }
             let changes = byObject[key]!.compactMap { pending -> FieldChange? in
                 if pending.field == Entity.deletedField {
                     return FieldChange(field: pending.field, value: row[0], stamp: pending.stamp)
                 }
-                guard let index = entity.fields.firstIndex(where: { $0.code == pending.field }) else { return nil }
+                guard let index = entity.fields.firstIndex(where: { $0.code == pending.field }) else {
+                    return nil
+                }
                 return FieldChange(field: pending.field, value: row[index + 1], stamp: pending.stamp)
             }
             if !changes.isEmpty { objects.append(ObjectChange(entity: entity, id: key.id, fields: changes)) }

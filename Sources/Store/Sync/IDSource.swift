@@ -24,7 +24,8 @@ public final class IDSource: @unchecked Sendable {
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         let hex = SHA256Hasher.hex(bytes)
         let h = Array(hex)
-        return String(h[0..<8]) + "-" + String(h[8..<12]) + "-" + String(h[12..<16]) + "-" + String(h[16..<20]) + "-"
+        return String(h[0..<8]) + "-" + String(h[8..<12]) + "-" + String(h[12..<16]) + "-"
+            + String(h[16..<20]) + "-"
             + String(h[20..<32])
     }
 }
