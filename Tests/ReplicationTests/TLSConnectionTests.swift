@@ -94,6 +94,10 @@ import Testing
         await #expect(throws: TLSError.timedOut(operation: "read", after: .milliseconds(50))) {
             _ = try await onIOThread { try client.read(maximumCount: 16) }
         }
+        // The connection survives a timeout, and the limit can be changed in place.
+        server.readTimeout = .seconds(30)
+        try await onIOThread { try client.write([42]) }
+        #expect(try await onIOThread { try server.read(maximumCount: 16) } == [42])
         client.close()
         server.close()
     }

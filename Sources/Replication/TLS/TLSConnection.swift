@@ -20,8 +20,7 @@ public final class TLSConnection: @unchecked Sendable {
     public var remoteAddress: String { session.socket.remoteAddress }
 
     private let session: SSLSession
-    private let readTimeout: Duration?
-    private let writeTimeout: Duration?
+    private let timeouts: Mutex<(read: Duration?, write: Duration?)>
     /// Guards every OpenSSL call on `session`; never held while waiting on the socket.
     private let state = Mutex<(closed: Bool, broken: Bool)>((false, false))
     /// Keeps concurrent `write` calls from interleaving their bytes.
@@ -31,8 +30,21 @@ public final class TLSConnection: @unchecked Sendable {
         self.session = session
         self.remotePeerID = remotePeerID
         self.protocolVersion = session.protocolVersion
-        self.readTimeout = configuration.readTimeout
-        self.writeTimeout = configuration.writeTimeout
+        self.timeouts = Mutex((configuration.readTimeout, configuration.writeTimeout))
+    }
+
+    /// Longest wait for incoming data in one `read` (nil: no limit). Starts as configured;
+    /// a session may change it, for example once the hello exchange is over. Applies from
+    /// the next call.
+    public var readTimeout: Duration? {
+        get { timeouts.withLock { $0.read } }
+        set { timeouts.withLock { $0.read = newValue } }
+    }
+
+    /// Longest wait for the socket to take more data during one `write` (nil: no limit).
+    public var writeTimeout: Duration? {
+        get { timeouts.withLock { $0.write } }
+        set { timeouts.withLock { $0.write = newValue } }
     }
 
     /// Runs the TLS 1.3 handshake on `socket`, taking ownership of it, and returns the
@@ -94,7 +106,8 @@ public final class TLSConnection: @unchecked Sendable {
     /// once the other side has closed the connection cleanly.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) -> Int {
         guard buffer.count > 0, let base = buffer.baseAddress else { return 0 }
-        let deadline = readTimeout.map { ContinuousClock.now + $0 }
+        let timeout = readTimeout
+        let deadline = timeout.map { ContinuousClock.now + $0 }
         let length = Int32(clamping: buffer.count)
         while true {
             let step = try locked { SSL_read($0, base, length) }
@@ -105,7 +118,7 @@ public final class TLSConnection: @unchecked Sendable {
                 return 0
             case .wantRead, .wantWrite:
                 if session.wait(for: step, until: deadline) == .timedOut {
-                    throw .timedOut(operation: "read", after: readTimeout ?? .zero)
+                    throw .timedOut(operation: "read", after: timeout ?? .zero)
                 }
             case .failed(let failure):
                 throw ioError(failure, operation: "read")
@@ -127,7 +140,8 @@ public final class TLSConnection: @unchecked Sendable {
     /// Writes all of `bytes`, blocking until OpenSSL has handed them to the kernel.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(TLSError) {
         try writeOrder.withLock { (_) throws(TLSError) in
-            let deadline = writeTimeout.map { ContinuousClock.now + $0 }
+            let timeout = writeTimeout
+            let deadline = timeout.map { ContinuousClock.now + $0 }
             var offset = 0
             while offset < bytes.count {
                 let chunk = Int32(min(bytes.count - offset, 1 << 20))
@@ -138,7 +152,7 @@ public final class TLSConnection: @unchecked Sendable {
                     offset += count
                 case .wantRead, .wantWrite:
                     if session.wait(for: step, until: deadline) == .timedOut {
-                        throw .timedOut(operation: "write", after: writeTimeout ?? .zero)
+                        throw .timedOut(operation: "write", after: timeout ?? .zero)
                     }
                 case .closedByPeer:
                     throw .connectionFailed(
