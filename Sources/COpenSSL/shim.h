@@ -15,4 +15,7 @@ static inline int peershare_ssl_ctx_set_min_proto(SSL_CTX *ctx, int version) {
 static inline int peershare_ssl_ctx_set_max_proto(SSL_CTX *ctx, int version) {
     return (int)SSL_CTX_set_max_proto_version(ctx, version);
 }
+static inline void peershare_ssl_ctx_disable_tickets(SSL_CTX *ctx) {
+    SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET);
+}
 #endif

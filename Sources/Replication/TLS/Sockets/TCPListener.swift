@@ -1,0 +1,143 @@
+import Glibc
+import Synchronization
+
+/// A listening TCP socket whose accept loop runs on its own thread.
+///
+/// Accepting blocks, and blocking the two-thread concurrency pool would stall the daemon, so
+/// the loop lives on a dedicated `IOThread` and hands each connection to a callback. Binding
+/// to port 0 lets the system pick a free port, reported by `port`.
+public final class TCPListener: @unchecked Sendable {
+    /// The numeric address the socket is bound to.
+    public let host: String
+    /// The bound port; the chosen one when port 0 was asked for.
+    public let port: UInt16
+
+    private let fd: Int32
+    /// Written to by `close()` to wake the accept loop out of `poll`.
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let state = Mutex<(thread: IOThread?, closed: Bool)>((nil, false))
+
+    /// "host:port" as bound, for status output and logs.
+    public var address: String { SocketAddress.display(host: host, port: port) }
+
+    private init(fd: Int32, host: String, port: UInt16, wake: (Int32, Int32)) {
+        self.fd = fd
+        self.host = host
+        self.port = port
+        (wakeRead, wakeWrite) = wake
+    }
+
+    deinit {
+        close()
+        Glibc.close(wakeRead)
+        Glibc.close(wakeWrite)
+    }
+
+    /// Binds and listens on `host:port`; port 0 picks a free port.
+    public static func bind(host: String, port: UInt16, backlog: Int32 = 128) throws(SocketError)
+        -> TCPListener
+    {
+        let display = SocketAddress.display(host: host, port: port)
+        var lastReason = "no usable address"
+        for candidate in try SocketAddress.resolve(host: host, port: port, passive: true) {
+            switch openListening(family: candidate.family, address: candidate.address, backlog: backlog) {
+            case .success(let fd):
+                guard let local = SocketAddress.endpoint(of: fd, peer: false) else {
+                    Glibc.close(fd)
+                    throw .cannotListen(address: display, reason: "cannot read the bound address")
+                }
+                var pipeEnds: [Int32] = [0, 0]
+                guard pipe(&pipeEnds) == 0 else {
+                    Glibc.close(fd)
+                    throw .systemCallFailed(operation: "pipe", reason: String(cString: strerror(errno)))
+                }
+                for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+                return TCPListener(
+                    fd: fd, host: local.host, port: local.port, wake: (pipeEnds[0], pipeEnds[1]))
+            case .failure(let reason):
+                lastReason = reason.text
+            }
+        }
+        throw .cannotListen(address: display, reason: lastReason)
+    }
+
+    private struct Reason: Error { let text: String }
+
+    private static func openListening(family: Int32, address: [UInt8], backlog: Int32) -> Result<
+        Int32, Reason
+    > {
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return .failure(Reason(text: String(cString: strerror(errno)))) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        // Non-blocking so that a connection that vanishes between poll and accept cannot
+        // block the loop.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        var one: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        let bound = address.withUnsafeBytes { raw in
+            Glibc.bind(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
+        }
+        guard bound == 0, listen(fd, backlog) == 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(fd)
+            return .failure(Reason(text: reason))
+        }
+        return .success(fd)
+    }
+
+    /// Starts the accept loop on a dedicated thread. `onAccept` runs on that thread for each
+    /// connection and should hand the socket off quickly (a TLS handshake belongs on
+    /// another thread). Calling `start` twice, or after `close`, does nothing.
+    public func start(onAccept: @escaping @Sendable (TCPSocket) -> Void) {
+        state.withLock { state in
+            guard state.thread == nil, !state.closed else { return }
+            state.thread = IOThread.start { [self] in acceptLoop(onAccept) }
+        }
+    }
+
+    /// Stops accepting, waits for the accept loop to end and releases the port.
+    /// Connections already handed out are not affected. Safe to call more than once, and
+    /// from `onAccept` (then the loop ends, and releases the port, once `onAccept` returns).
+    public func close() {
+        let (wasOpen, thread) = state.withLock { state -> (Bool, IOThread?) in
+            defer { state.closed = true }
+            return (!state.closed, state.thread)
+        }
+        guard wasOpen else { return }
+        guard let thread else {
+            Glibc.close(fd)
+            return
+        }
+        // The loop closes the listening socket on its way out, so that the descriptor
+        // number cannot be reused while it still polls it.
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+        thread.join()
+    }
+
+    private func acceptLoop(_ onAccept: @Sendable (TCPSocket) -> Void) {
+        var entries = [
+            pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+        ]
+        while true {
+            let ready = poll(&entries, 2, -1)
+            if ready < 0 && errno == EINTR { continue }
+            if entries[1].revents != 0 || state.withLock({ $0.closed }) {
+                Glibc.close(fd)
+                return
+            }
+            guard ready > 0, entries[0].revents != 0 else { continue }
+            let client = accept(fd, nil, nil)
+            if client >= 0 {
+                onAccept(TCPSocket(adopting: client))
+            } else if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
+                // Out of descriptors or memory: wait a little (or for close) instead of
+                // spinning on a connection we cannot take yet.
+                var wakeOnly = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
+                _ = poll(&wakeOnly, 1, 100)
+            }
+        }
+    }
+}

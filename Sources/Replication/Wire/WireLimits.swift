@@ -1,0 +1,11 @@
+/// Size bounds of the wire protocol, in one place so that both ends and the docs agree.
+///
+/// Every length read off the wire is checked against a bound before anything is allocated
+/// for it, so a peer (honest but buggy, or hostile) cannot make us reserve gigabytes.
+public enum WireLimits {
+    /// Largest frame body (message type byte + payload) accepted by default: 16 MiB.
+    /// Photo data travels in chunks well below this.
+    public static let defaultMaximumFrameSize = 16 * 1024 * 1024
+    /// Bytes before the body of every frame: a 32-bit big-endian length.
+    public static let frameHeaderSize = 4
+}

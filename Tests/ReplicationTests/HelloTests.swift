@@ -1,0 +1,77 @@
+import Store
+import Testing
+
+@testable import Replication
+
+@Suite struct HelloTests {
+    private let alice = PeerID(digest: [UInt8](repeating: 0xA1, count: 32))!
+    private let bob = PeerID(digest: [UInt8](repeating: 0xB0, count: 32))!
+
+    @Test func payloadLayoutIsMagicVersionPeerCapabilities() throws {
+        let hello = Hello(
+            version: 1, peerID: alice, capabilities: Capabilities(rawValue: 0x8000_0000_0000_0005))
+        let expected: [UInt8] =
+            Array("PSHR".utf8) + [0, 1] + [UInt8](repeating: 0xA1, count: 32)
+            + [0x80, 0, 0, 0, 0, 0, 0, 5]
+        #expect(hello.encodedPayload() == expected)
+        #expect(hello.frame().type == .hello)
+        #expect(try Hello(frame: hello.frame()) == hello)
+    }
+
+    @Test func fieldsAddedByLaterVersionsAreIgnored() throws {
+        let hello = Hello(version: 7, peerID: bob, capabilities: [])
+        #expect(try Hello(payload: hello.encodedPayload() + [1, 2, 3]) == hello)
+    }
+
+    @Test func anythingElseIsRefused() {
+        #expect(throws: WireError.badMagic) { try Hello(payload: Array("GET / HTTP/1.1\r\n".utf8)) }
+        #expect(throws: WireError.badMagic) { try Hello(payload: [0x50]) }
+        let truncated = Array(Hello(peerID: alice).encodedPayload().dropLast())
+        #expect(throws: WireError.truncated(field: "hello capabilities", needed: 8, remaining: 7)) {
+            try Hello(payload: truncated)
+        }
+        #expect(throws: WireError.unexpectedMessage(type: 2, expected: "hello")) {
+            try Hello(frame: Frame(type: MessageType(rawValue: 2), payload: []))
+        }
+    }
+
+    @Test(
+        arguments: [
+            // local, remote, supported, agreed version (nil: refused)
+            (1, 1, 1...1, 1),
+            (1, 5, 1...1, 1),
+            (3, 2, 1...3, 2),
+            (3, 1, 2...3, nil),
+            (2, 9, 1...2, 2),
+        ] as [(UInt16, UInt16, ClosedRange<UInt16>, UInt16?)])
+    func versionAgreementTakesTheLowerSupportedVersion(
+        local: UInt16, remote: UInt16, supported: ClosedRange<UInt16>, agreed: UInt16?
+    ) throws {
+        let mine = Hello(version: local, peerID: alice)
+        let theirs = Hello(version: remote, peerID: bob)
+        if let agreed {
+            let agreement = try VersionAgreement(
+                local: mine, remote: theirs, authenticatedPeer: bob, supported: supported)
+            #expect(agreement.version == agreed)
+        } else {
+            #expect(throws: WireError.unsupportedVersion(remote: remote, supported: supported)) {
+                try VersionAgreement(
+                    local: mine, remote: theirs, authenticatedPeer: bob, supported: supported)
+            }
+        }
+    }
+
+    @Test func capabilitiesAreThoseBothSidesHave() throws {
+        let mine = Hello(peerID: alice, capabilities: Capabilities(rawValue: 0b0111))
+        let theirs = Hello(peerID: bob, capabilities: Capabilities(rawValue: 0b1101))
+        let agreement = try VersionAgreement(local: mine, remote: theirs, authenticatedPeer: bob)
+        #expect(agreement.capabilities.rawValue == 0b0101)
+    }
+
+    @Test func aHelloClaimingAnotherPeerIsRefused() {
+        #expect(throws: WireError.helloPeerMismatch) {
+            try VersionAgreement(
+                local: Hello(peerID: alice), remote: Hello(peerID: bob), authenticatedPeer: alice)
+        }
+    }
+}

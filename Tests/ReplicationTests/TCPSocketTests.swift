@@ -1,0 +1,70 @@
+import Glibc
+import Testing
+
+@testable import Replication
+
+@Suite struct TCPSocketTests {
+    @Test func portZeroPicksAFreePortAndReportsIt() throws {
+        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        #expect(listener.port != 0)
+        #expect(listener.host == "127.0.0.1")
+        #expect(listener.address == "127.0.0.1:\(listener.port)")
+    }
+
+    @Test func aBusyPortIsRefusedWithTheAddressAndAHint() throws {
+        let first = try TCPListener.bind(host: "127.0.0.1", port: 0)
+        defer { first.close() }
+        let error = try #require(throws: SocketError.self) {
+            try TCPListener.bind(host: "127.0.0.1", port: first.port)
+        }
+        #expect(error == .cannotListen(address: first.address, reason: String(cString: strerror(EADDRINUSE))))
+        #expect(error.description.contains("port 0 picks a free one"))
+    }
+
+    @Test func acceptedAndDialedSocketsSeeEachOther() async throws {
+        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        let (accepted, continuation) = AsyncStream.makeStream(of: TCPSocket.self)
+        listener.start { continuation.yield($0) }
+        let port = listener.port
+        let dialed = try await IOThread.run {
+            try TCPDialer.connect(host: "127.0.0.1", port: port, timeout: .seconds(10))
+        }
+        var iterator = accepted.makeAsyncIterator()
+        let server = try #require(await iterator.next())
+        #expect(dialed.remoteAddress == listener.address)
+        #expect(server.remoteAddress.hasPrefix("127.0.0.1:"))
+    }
+
+    @Test func closingTheListenerReleasesThePort() async throws {
+        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
+        listener.start { _ in }
+        let port = listener.port
+        listener.close()
+        let error = await #expect(throws: SocketError.self) {
+            try await IOThread.run {
+                try TCPDialer.connect(host: "127.0.0.1", port: port, timeout: .seconds(10))
+            }
+        }
+        #expect(
+            error
+                == .cannotConnect(
+                    address: "127.0.0.1:\(port)", reason: String(cString: strerror(ECONNREFUSED))))
+        #expect(error?.description.contains("check that the peer is running") == true)
+    }
+
+    @Test func closingAListenerThatNeverStartedReleasesThePort() throws {
+        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
+        let port = listener.port
+        listener.close()
+        let again = try TCPListener.bind(host: "127.0.0.1", port: port)
+        again.close()
+    }
+
+    @Test func ipv6LoopbackIsShownInBrackets() throws {
+        guard let listener = try? TCPListener.bind(host: "::1", port: 0) else { return }  // no IPv6 here
+        defer { listener.close() }
+        #expect(listener.address == "[::1]:\(listener.port)")
+    }
+}
