@@ -139,7 +139,11 @@ public enum ChangeSetCodec {
     }
 
     private enum ValueTag: UInt8 {
-        case null = 0, integer = 1, text = 2, blob = 3, real = 4
+        case null = 0
+        case integer = 1
+        case text = 2
+        case blob = 3
+        case real = 4
     }
 
     private static func writeValue(_ value: SQLValue, to writer: inout BinaryWriter) {
