@@ -1,1 +1,24 @@
-print("bench")
+import Foundation
+import Replication
+import Store
+
+// peershare-bench: store-level figures of SPEC §11 (apply rate, dedup of 100,000 tags) and
+// the raw SQLite insert rate of the same rows as the reference. Run by scripts/bench.
+
+let arguments = CommandLine.arguments.dropFirst()
+let runs = Int(arguments.first(where: { $0.hasPrefix("--runs=") })?.dropFirst(7) ?? "") ?? 3
+var results: [BenchResult] = []
+for run in 1...runs {
+    let scratch = NSTemporaryDirectory() + "peershare-bench-\(getpid())-\(run)"
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    results.append(contentsOf: try ApplyBench(directory: scratch + "/apply").run())
+    results.append(contentsOf: try DedupBench(directory: scratch + "/dedup").run())
+    results.append(contentsOf: try RawInsertBench(directory: scratch + "/raw").run())
+}
+let report = BenchReport(results: results)
+print(report.table())
+if let out = arguments.first(where: { $0.hasPrefix("--markdown=") })?.dropFirst(11) {
+    try report.markdown().write(toFile: String(out), atomically: true, encoding: .utf8)
+    print("wrote \(out)")
+}

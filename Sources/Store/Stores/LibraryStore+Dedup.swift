@@ -71,3 +71,27 @@ extension LibraryStore {
     /// The object ID of the link between a photo and a tag.
     public static func linkID(photo: String, tag: String) -> String { "\(photo)/\(tag)" }
 }
+
+extension LibraryStore {
+    /// Recomputes every tag's winner in `zone` and cleans up, as one transaction (author
+    /// `dedup`): the full pass, used for repair and measured by the benchmark. Returns the
+    /// number of objects written.
+    @discardableResult
+    public func deduplicateAll(zone: String) throws -> Int {
+        try write(author: .dedup) { tx in
+            try recomputeAllWinners(zone: zone)
+            return try deduplicate(zone: zone, in: tx)
+        }
+    }
+
+    /// Every tag's winner in `zone`, in one statement.
+    func recomputeAllWinners(zone: String) throws {
+        try db.run(
+            """
+            UPDATE tags SET winner = CASE WHEN deleted = 1 THEN NULL ELSE (
+                SELECT w.id FROM tags w WHERE w.zone = tags.zone AND w.name = tags.name AND w.deleted = 0
+                ORDER BY w.uuid, w.id LIMIT 1) END
+            WHERE zone = ?
+            """, zone)
+    }
+}

@@ -8,7 +8,7 @@ public final class LibraryStore: @unchecked Sendable {
     public let kind: StoreKind
     public let localPeer: PeerID
     let db: Database
-    let blobs: BlobStore
+    public let blobs: BlobStore
     let clock: HybridLogicalClock
     let lock = Lock()
     let limits: StoreLimits

@@ -1,0 +1,93 @@
+import Foundation
+import Replication
+import Store
+
+/// Changes applied per second at a receiver: 20,000 photos with a rating and a tag link
+/// each, authored by a participant, encoded, decoded and applied in chained batches of
+/// about 10,000 field changes (one SQLite transaction each).
+struct ApplyBench {
+    let directory: String
+    let photos = 20_000
+
+    func run() throws -> [BenchResult] {
+        let zone = try BenchZone(directory: directory)
+        let author = zone.participant
+        var hlc: UInt64 = 1_800_000_000_000 << 16
+        func stamp() -> Stamp {
+            hlc += 1
+            return Stamp(hlc: hlc, peer: author)
+        }
+        var objects: [ObjectChange] = []
+        for t in 0..<100 {
+            let s = stamp()
+            objects.append(
+                ObjectChange(
+                    entity: .tag, id: uuid(1, t),
+                    fields: [
+                        FieldChange(field: TagField.uuid, value: .text(uuid(2, t)), stamp: s),
+                        FieldChange(field: TagField.name, value: .text("tag-\(t)"), stamp: s),
+                    ]))
+        }
+        for p in 0..<photos {
+            let s = stamp()
+            let id = uuid(3, p)
+            let hash = String(repeating: String(format: "%02x", p % 256), count: 32)
+            objects.append(
+                ObjectChange(
+                    entity: .photo, id: id,
+                    fields: [
+                        FieldChange(field: PhotoField.name, value: .text("photo \(p).jpg"), stamp: s),
+                        FieldChange(field: PhotoField.uniqueName, value: .text(uuid(4, p)), stamp: s),
+                        FieldChange(field: PhotoField.createdAt, value: .integer(Int64(p)), stamp: s),
+                        FieldChange(field: PhotoField.dataHash, value: .text(hash), stamp: s),
+                        FieldChange(field: PhotoField.dataSize, value: .integer(100_000), stamp: s),
+                    ]))
+            objects.append(
+                ObjectChange(
+                    entity: .rating, id: uuid(5, p),
+                    fields: [
+                        FieldChange(field: RatingField.photo, value: .text(id), stamp: s),
+                        FieldChange(field: RatingField.value, value: .integer(Int64(p % 5 + 1)), stamp: s),
+                    ]))
+            let tag = uuid(1, p % 100)
+            objects.append(
+                ObjectChange(
+                    entity: .link, id: LibraryStore.linkID(photo: id, tag: tag),
+                    fields: [
+                        FieldChange(field: LinkField.photo, value: .text(id), stamp: s),
+                        FieldChange(field: LinkField.tag, value: .text(tag), stamp: s),
+                        FieldChange(field: LinkField.linked, value: .integer(1), stamp: s),
+                    ]))
+        }
+        var batches: [[ObjectChange]] = [[]]
+        var count = 0
+        for object in objects {
+            if count >= 10_000 {
+                batches.append([])
+                count = 0
+            }
+            batches[batches.count - 1].append(object)
+            count += object.fields.count
+        }
+        let sets = try zone.chained(batches, startHLC: hlc)
+        let encoded = sets.map(ChangeSetCodec.encode)
+        let total = sets.reduce(0) { $0 + $1.changeCount }
+        var applied = 0
+        let seconds = try measure {
+            for bytes in encoded {
+                let set = try ChangeSetCodec.decode(bytes)
+                let report = try zone.library.privateStore.apply(set, from: author)
+                applied += report.applied
+            }
+        }
+        guard applied == total else { fatalError("applied \(applied) of \(total) changes") }
+        let bytes = encoded.reduce(0) { $0 + $1.count }
+        return [
+            BenchResult(
+                name: "changes applied at the receiver (decode + apply, \(total) changes)", unit: "changes/s",
+                value: Double(total) / seconds, target: "≥ 100,000 changes/s"),
+            BenchResult(
+                name: "change-set wire size", unit: "bytes/change", value: Double(bytes) / Double(total), target: "-"),
+        ]
+    }
+}

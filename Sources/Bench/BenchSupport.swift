@@ -1,0 +1,103 @@
+import Foundation
+import Store
+
+/// One measured figure of one run.
+struct BenchResult {
+    let name: String
+    let unit: String
+    let value: Double
+    let target: String
+}
+
+/// Seconds on the monotonic clock.
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+func measure(_ body: () throws -> Void) rethrows -> Double {
+    let start = monotonicSeconds()
+    try body()
+    return monotonicSeconds() - start
+}
+
+func peer(_ n: UInt8) -> PeerID { PeerID(digest: [UInt8](repeating: n, count: 32))! }
+
+/// A deterministic lowercase UUID for the n-th object of a kind.
+func uuid(_ kind: UInt8, _ n: Int) -> String {
+    let hex = String(n, radix: 16)
+    let padded = String(repeating: "0", count: 12 - hex.count) + hex
+    return String(format: "%08x-0000-4000-8000-", Int(kind)) + padded
+}
+
+/// An owner's library with one share in which `participant` may write.
+struct BenchZone {
+    let library: Library
+    let zone: String
+    let participant = peer(0xAB)
+
+    init(directory: String) throws {
+        library = try Library(directory: directory, localPeer: peer(0xCD))
+        let store = library.privateStore
+        let data = try store.blobs.store(Array("seed".utf8))
+        let photo = try store.addPhoto(name: "seed", data: data)
+        zone = try store.createShare(photo: photo, title: "bench", publicPermission: .none)
+        try store.setParticipant(zone: zone, peer: participant, permission: .readWrite, status: .accepted)
+    }
+
+    /// Change sets authored by the participant, chained so each applies after the previous.
+    func chained(_ batches: [[ObjectChange]], startHLC: UInt64) throws -> [ChangeSet] {
+        var since = try library.privateStore.clock(of: zone)
+        var sets: [ChangeSet] = []
+        for batch in batches {
+            let top = batch.flatMap(\.fields).map(\.stamp.hlc).max() ?? startHLC
+            var until = since
+            until[participant] = max(until[participant], top)
+            sets.append(ChangeSet(zone: zone, since: since, until: until, objects: batch))
+            since = until
+        }
+        return sets
+    }
+}
+
+/// Median and spread of each figure over the runs, as a table and as markdown.
+struct BenchReport {
+    let results: [BenchResult]
+
+    var grouped: [(name: String, unit: String, target: String, values: [Double])] {
+        var order: [String] = []
+        var byName: [String: [BenchResult]] = [:]
+        for r in results {
+            if byName[r.name] == nil { order.append(r.name) }
+            byName[r.name, default: []].append(r)
+        }
+        return order.map { name in
+            let rs = byName[name]!
+            return (name, rs[0].unit, rs[0].target, rs.map(\.value).sorted())
+        }
+    }
+
+    func table() -> String {
+        grouped.map { g in
+            let median = g.values[g.values.count / 2]
+            return "\(g.name): \(format(median)) \(g.unit) (min \(format(g.values.first!)), max \(format(g.values.last!)), "
+                + "\(g.values.count) runs; target \(g.target))"
+        }.joined(separator: "\n")
+    }
+
+    func markdown() -> String {
+        var lines = ["| figure | median | min | max | runs | target |", "| --- | --- | --- | --- | --- | --- |"]
+        for g in grouped {
+            let median = g.values[g.values.count / 2]
+            lines.append(
+                "| \(g.name) | \(format(median)) \(g.unit) | \(format(g.values.first!)) | \(format(g.values.last!)) | "
+                    + "\(g.values.count) | \(g.target) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func format(_ v: Double) -> String {
+        v >= 100 ? String(format: "%.0f", v) : String(format: "%.3f", v)
+    }
+}
