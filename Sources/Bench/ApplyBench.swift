@@ -54,9 +54,7 @@ struct ApplyBench {
                 ObjectChange(
                     entity: .link, id: LibraryStore.linkID(photo: id, tag: tag),
                     fields: [
-                        FieldChange(field: LinkField.photo, value: .text(id), stamp: s),
-                        FieldChange(field: LinkField.tag, value: .text(tag), stamp: s),
-                        FieldChange(field: LinkField.linked, value: .integer(1), stamp: s),
+                        FieldChange(field: LinkField.linked, value: .integer(1), stamp: s)
                     ]))
         }
         var batches: [[ObjectChange]] = [[]]
@@ -87,7 +85,8 @@ struct ApplyBench {
                 name: "changes applied at the receiver (decode + apply, \(total) changes)", unit: "changes/s",
                 value: Double(total) / seconds, target: "≥ 100,000 changes/s"),
             BenchResult(
-                name: "change-set wire size", unit: "bytes/change", value: Double(bytes) / Double(total), target: "-"),
+                name: "change-set wire size", unit: "bytes/change", value: Double(bytes) / Double(total),
+                target: "-"),
         ]
     }
 }

@@ -81,13 +81,16 @@ struct BenchReport {
     func table() -> String {
         grouped.map { g in
             let median = g.values[g.values.count / 2]
-            return "\(g.name): \(format(median)) \(g.unit) (min \(format(g.values.first!)), max \(format(g.values.last!)), "
+            return
+                "\(g.name): \(format(median)) \(g.unit) (min \(format(g.values.first!)), max \(format(g.values.last!)), "
                 + "\(g.values.count) runs; target \(g.target))"
         }.joined(separator: "\n")
     }
 
     func markdown() -> String {
-        var lines = ["| figure | median | min | max | runs | target |", "| --- | --- | --- | --- | --- | --- |"]
+        var lines = [
+            "| figure | median | min | max | runs | target |", "| --- | --- | --- | --- | --- | --- |",
+        ]
         for g in grouped {
             let median = g.values[g.values.count / 2]
             lines.append(

@@ -18,14 +18,16 @@ struct RawInsertBench {
             try db.transaction {
                 for p in 0..<rows {
                     try db.run(
-                        "INSERT INTO photos VALUES (?, ?, ?, ?, ?, ?, ?)", uuid(3, p), "zone", "photo \(p).jpg",
+                        "INSERT INTO photos VALUES (?, ?, ?, ?, ?, ?, ?)", uuid(3, p), "zone",
+                        "photo \(p).jpg",
                         uuid(4, p), Int64(p), hash, Int64(100_000))
                 }
             }
         }
         return [
             BenchResult(
-                name: "raw SQLite insert, same photo rows (reference)", unit: "rows/s", value: Double(rows) / seconds,
+                name: "raw SQLite insert, same photo rows (reference)", unit: "rows/s",
+                value: Double(rows) / seconds,
                 target: "physical limit")
         ]
     }

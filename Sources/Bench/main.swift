@@ -12,9 +12,16 @@ for run in 1...runs {
     let scratch = NSTemporaryDirectory() + "peershare-bench-\(getpid())-\(run)"
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: scratch) }
-    results.append(contentsOf: try ApplyBench(directory: scratch + "/apply").run())
-    results.append(contentsOf: try DedupBench(directory: scratch + "/dedup").run())
-    results.append(contentsOf: try RawInsertBench(directory: scratch + "/raw").run())
+    let only = arguments.first(where: { $0.hasPrefix("--only=") })?.dropFirst(7)
+    if only == nil || only == "apply" {
+        results.append(contentsOf: try ApplyBench(directory: scratch + "/apply").run())
+    }
+    if only == nil || only == "dedup" {
+        results.append(contentsOf: try DedupBench(directory: scratch + "/dedup").run())
+    }
+    if only == nil || only == "raw" {
+        results.append(contentsOf: try RawInsertBench(directory: scratch + "/raw").run())
+    }
 }
 let report = BenchReport(results: results)
 print(report.table())

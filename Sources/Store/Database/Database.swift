@@ -34,6 +34,10 @@ public final class Database: @unchecked Sendable {
         }
         try execute("PRAGMA foreign_keys=ON")
         try execute("PRAGMA synchronous=NORMAL")
+        // Large syncs touch many pages; a 16 MiB cache keeps them from spilling to the WAL
+        // mid-transaction (pages are allocated only when used).
+        try execute("PRAGMA cache_size=-16384")
+        try execute("PRAGMA temp_store=MEMORY")
     }
 
     deinit {

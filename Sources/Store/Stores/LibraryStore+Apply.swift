@@ -18,14 +18,17 @@ extension LibraryStore {
                 let ordered = set.objects.enumerated().sorted {
                     ($0.element.entity, $0.offset) < ($1.element.entity, $1.offset)
                 }.map(\.element)
+                let context = ApplyContext(zone: set.zone, owner: owner, sender: sender)
                 for object in ordered {
-                    let context = ApplyContext(zone: set.zone, owner: owner, sender: sender)
                     do {
                         let own = deliverable(object, context)
-                        let (winners, stale) = try merge(own, context)
+                        let (winners, stale, existing) = try merge(own, context)
                         report.stale += stale + object.fields.count - own.fields.count
                         report.applied += winners.count
-                        try tx.write(object.entity, object.id, zone: set.zone, winners)
+                        try tx.write(object.entity, object.id, zone: set.zone, winners, existing: existing)
+                        if object.entity == .share || object.entity == .participant {
+                            context.permissions = [:]
+                        }
                         if !winners.isEmpty && (object.entity == .tag || object.entity == .link) {
                             report.touchedTags = true
                         }
@@ -61,11 +64,11 @@ extension LibraryStore {
 
     /// Decides which fields of `object` win against what the store holds; throws a
     /// `ChangeRefusal` when the object must be refused as a whole.
-    private func merge(_ object: ObjectChange, _ context: ApplyContext) throws -> (
-        [(UInt8, SQLValue, Stamp)], Int
-    ) {
+    private func merge(
+        _ object: ObjectChange, _ context: ApplyContext
+    ) throws -> ([(UInt8, SQLValue, Stamp)], Int, Int64?) {
         let entity = object.entity
-        guard !object.fields.isEmpty else { return ([], 0) }
+        guard !object.fields.isEmpty else { return ([], 0, nil) }
         try checkAuthors(object, context)
         let columns = (["zone", "deleted"] + entity.fields.map(\.column)).joined(separator: ", ")
         let row = try db.first("SELECT \(columns) FROM \(entity.table) WHERE id = ?", object.id) { row in
@@ -74,13 +77,13 @@ extension LibraryStore {
         if let row, row[0] != .text(context.zone) {
             throw ChangeRefusal("the object belongs to another zone")
         }
-        var existing: [UInt8: Stamp] = [:]
+        var stamps: [UInt8: Stamp] = [:]
         try db.forEach(
             "SELECT field, peer, hlc FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue),
             object.id
         ) {
             if let peer = peerByIndex[$0.int64(1)] {
-                existing[UInt8($0.int(0))] = Stamp(hlc: $0.uint64(2), peer: peer)
+                stamps[UInt8($0.int(0))] = Stamp(hlc: $0.uint64(2), peer: peer)
             }
         }
         let tombstoned = row.map { $0[1] != .integer(0) } ?? false
@@ -105,13 +108,14 @@ extension LibraryStore {
             observe(field.stamp)
             if tombstoned && field.field != Entity.deletedField {
                 stale += 1
-            } else if let old = existing[field.field], field.stamp <= old {
+            } else if let old = stamps[field.field], field.stamp <= old {
                 stale += 1
             } else {
                 winners.append((field.field, field.value, field.stamp))
             }
         }
-        return (winners, stale)
+        let existing: Int64? = row.map { if case .integer(let v) = $0[1] { return v } else { return 0 } }
+        return (winners, stale, existing)
     }
 
     /// Moves the local clock past a received stamp, unless it is implausibly far ahead.
@@ -162,10 +166,19 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-struct ApplyContext {
+/// What one apply knows about the zone, including the permissions it has looked up (a
+/// membership change in the same set clears them).
+final class ApplyContext {
     let zone: String
     let owner: PeerID
     let sender: PeerID
+    var permissions: [PeerID: Permission] = [:]
+
+    init(zone: String, owner: PeerID, sender: PeerID) {
+        self.zone = zone
+        self.owner = owner
+        self.sender = sender
+    }
 }
 
 struct ChangeRefusal: Error {

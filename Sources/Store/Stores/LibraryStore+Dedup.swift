@@ -18,33 +18,84 @@ extension LibraryStore {
             """, zone, name)
     }
 
-    /// Writes the cleanup for `zone` into `tx`: merges live losers into their winner and
-    /// links every photo of a merged tag to the winner. Returns the number of objects written.
+    /// Every tag's winner in `zone`, in one statement that writes only the rows whose
+    /// winner changes.
+    func recomputeAllWinners(zone: String) throws {
+        try db.run(
+            """
+            UPDATE tags SET winner = computed.winner FROM (
+                SELECT t.id AS id, CASE WHEN t.deleted = 1 THEN NULL ELSE (
+                    SELECT w.id FROM tags w WHERE w.zone = t.zone AND w.name = t.name AND w.deleted = 0
+                    ORDER BY w.uuid, w.id LIMIT 1) END AS winner
+                FROM tags t WHERE t.zone = ?) AS computed
+            WHERE tags.id = computed.id AND tags.winner IS NOT computed.winner
+            """, zone)
+    }
+
+    /// Writes the cleanup for `zone` into `tx` as set-based SQL: merges live losers into
+    /// their winner, then links every photo of a merged tag to the winner. Merging does not
+    /// change any winner. Returns the number of objects written.
     @discardableResult
     func deduplicate(zone: String, in tx: Transaction) throws -> Int {
-        var written = 0
-        let losers = try db.query(
-            "SELECT id FROM tags WHERE zone = ? AND deleted = 0 AND winner IS NOT NULL AND winner != id", zone
-        ) { $0.string(0) }
-        for loser in losers {
-            try tx.delete(.tag, loser, zone: zone, as: .merged)
-            written += 1
-        }
-        let relinks = try db.query(
+        let me = try index(of: localPeer)
+        let hlc = tx.stamp.hlc
+        try db.execute(
             """
-            SELECT DISTINCT pt.photo_id, t.winner FROM tags t
+            CREATE TEMP TABLE IF NOT EXISTS dedup_losers (id TEXT PRIMARY KEY) WITHOUT ROWID;
+            CREATE TEMP TABLE IF NOT EXISTS dedup_links (photo TEXT, tag TEXT, existed INTEGER,
+                PRIMARY KEY (photo, tag)) WITHOUT ROWID;
+            DELETE FROM dedup_losers; DELETE FROM dedup_links;
+            """)
+        try db.run(
+            """
+            INSERT INTO dedup_losers SELECT id FROM tags
+            WHERE zone = ? AND deleted = 0 AND winner IS NOT NULL AND winner != id
+            """, zone)
+        let losers = try db.query("SELECT id FROM dedup_losers") { $0.string(0) }
+        if !losers.isEmpty {
+            try db.run("UPDATE tags SET deleted = 2 WHERE id IN (SELECT id FROM dedup_losers)")
+            try db.run(
+                """
+                INSERT INTO stamps (entity, object, field, zone, peer, hlc)
+                SELECT ?, id, ?, ?, ?, ? FROM dedup_losers WHERE true
+                ON CONFLICT (entity, object, field)
+                DO UPDATE SET zone = excluded.zone, peer = excluded.peer, hlc = excluded.hlc
+                """, Int(Entity.tag.rawValue), Int(Entity.deletedField), zone, me, hlc)
+            for id in losers { tx.record(.tag, id, zone: zone, .delete) }
+        }
+        try db.run(
+            """
+            INSERT OR IGNORE INTO dedup_links (photo, tag, existed)
+            SELECT pt.photo_id, t.winner,
+                   EXISTS (SELECT 1 FROM photo_tags x WHERE x.id = pt.photo_id || '/' || t.winner)
+            FROM tags t
             JOIN photo_tags pt ON pt.tag_id = t.id AND pt.linked = 1
             JOIN photos p ON p.id = pt.photo_id AND p.deleted = 0
             WHERE t.zone = ? AND t.deleted = 2 AND t.winner IS NOT NULL
               AND NOT EXISTS (SELECT 1 FROM photo_tags x
                               WHERE x.photo_id = pt.photo_id AND x.tag_id = t.winner AND x.linked = 1)
-            """, zone
-        ) { ($0.string(0), $0.string(1)) }
-        for (photo, winner) in relinks {
-            try tx.setLink(photo: photo, tag: winner, zone: zone, linked: true)
-            written += 1
+            """, zone)
+        let links = try db.query("SELECT photo || '/' || tag, existed FROM dedup_links") {
+            ($0.string(0), $0.bool(1))
         }
-        return written
+        if !links.isEmpty {
+            try db.run(
+                """
+                INSERT INTO photo_tags (id, zone, photo_id, tag_id, linked)
+                SELECT photo || '/' || tag, ?, photo, tag, 1 FROM dedup_links WHERE true
+                ON CONFLICT (id) DO UPDATE SET zone = excluded.zone, linked = 1
+                """, zone)
+            try db.run(
+                """
+                INSERT INTO stamps (entity, object, field, zone, peer, hlc)
+                SELECT ?, photo || '/' || tag, ?, ?, ?, ? FROM dedup_links WHERE true
+                ON CONFLICT (entity, object, field)
+                DO UPDATE SET zone = excluded.zone, peer = excluded.peer, hlc = excluded.hlc
+                """, Int(Entity.link.rawValue), Int(LinkField.linked), zone, me, hlc)
+            for (id, existed) in links { tx.record(.link, id, zone: zone, existed ? .update : .insert) }
+        }
+        if !losers.isEmpty || !links.isEmpty { tx.markLocalChange(in: zone) }
+        return losers.count + links.count
     }
 
     /// Runs the cleanup for `zone` as its own transaction (author `dedup`) if it has
@@ -53,26 +104,7 @@ extension LibraryStore {
     public func deduplicate(zone: String) throws -> Int {
         try write(author: .dedup) { tx in try deduplicate(zone: zone, in: tx) }
     }
-}
 
-extension Transaction {
-    /// Sets the link between a photo and a tag.
-    func setLink(photo: String, tag: String, zone: String, linked: Bool) throws {
-        try set(
-            .link, LibraryStore.linkID(photo: photo, tag: tag), zone: zone,
-            [
-                (LinkField.photo, .text(photo)), (LinkField.tag, .text(tag)),
-                (LinkField.linked, .integer(linked ? 1 : 0)),
-            ])
-    }
-}
-
-extension LibraryStore {
-    /// The object ID of the link between a photo and a tag.
-    public static func linkID(photo: String, tag: String) -> String { "\(photo)/\(tag)" }
-}
-
-extension LibraryStore {
     /// Recomputes every tag's winner in `zone` and cleans up, as one transaction (author
     /// `dedup`): the full pass, used for repair and measured by the benchmark. Returns the
     /// number of objects written.
@@ -83,15 +115,18 @@ extension LibraryStore {
             return try deduplicate(zone: zone, in: tx)
         }
     }
+}
 
-    /// Every tag's winner in `zone`, in one statement.
-    func recomputeAllWinners(zone: String) throws {
-        try db.run(
-            """
-            UPDATE tags SET winner = CASE WHEN deleted = 1 THEN NULL ELSE (
-                SELECT w.id FROM tags w WHERE w.zone = tags.zone AND w.name = tags.name AND w.deleted = 0
-                ORDER BY w.uuid, w.id LIMIT 1) END
-            WHERE zone = ?
-            """, zone)
+extension Transaction {
+    /// Sets the link between a photo and a tag.
+    func setLink(photo: String, tag: String, zone: String, linked: Bool) throws {
+        try set(
+            .link, LibraryStore.linkID(photo: photo, tag: tag), zone: zone,
+            [(LinkField.linked, .integer(linked ? 1 : 0))])
     }
+}
+
+extension LibraryStore {
+    /// The object ID of the link between a photo and a tag.
+    public static func linkID(photo: String, tag: String) -> String { "\(photo)/\(tag)" }
 }

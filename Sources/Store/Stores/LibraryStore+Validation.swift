@@ -27,10 +27,17 @@ extension LibraryStore {
                 guard leaving else { throw ChangeRefusal("only the owner changes membership") }
             }
         default:
-            for author in authors where try permission(of: author, in: context.zone) != .readWrite {
+            for author in authors where try cachedPermission(of: author, context) != .readWrite {
                 throw ChangeRefusal("\(author.short) may not write to this share")
             }
         }
+    }
+
+    private func cachedPermission(of author: PeerID, _ context: ApplyContext) throws -> Permission {
+        if let known = context.permissions[author] { return known }
+        let permission = author == context.owner ? .readWrite : try permission(of: author, in: context.zone)
+        context.permissions[author] = permission
+        return permission
     }
 
     private func participantPeer(_ id: String, zone: String) throws -> PeerID {
@@ -57,7 +64,7 @@ extension LibraryStore {
             ok = text(value).flatMap(Permission.init(rawValue:)) != nil
         case (.participant, "status"): ok = text(value).flatMap(ParticipantStatus.init(rawValue:)) != nil
         case (.participant, "peer"): ok = text(value).map { (try? PeerID(parsing: $0)) != nil } ?? false
-        case (.photo, "unique_name"), (.rating, "photo_id"), (.link, "photo_id"), (.link, "tag_id"):
+        case (.photo, "unique_name"), (.rating, "photo_id"):
             ok = text(value).map { !$0.isEmpty && $0.utf8.count <= 64 } ?? false
         case (.photo, "created_at"): ok = integer(value) != nil
         case (.photo, "data_hash"): ok = text(value).map(Self.isHexDigest) ?? false
@@ -91,10 +98,10 @@ extension LibraryStore {
         case .rating where !isTombstoneOnly:
             try requireRef(.photo, value(RatingField.photo))
         case .link:
-            let photo = value(LinkField.photo)
-            let tag = value(LinkField.tag)
-            guard let photo, let tag, object.id == Self.linkID(photo: photo, tag: tag) else {
-                throw ChangeRefusal("a new link must name its photo and tag, matching its ID")
+            guard let derived = object.entity.derivedColumns(id: object.id), derived.count == 2,
+                case .text(let photo) = derived[0].value, case .text(let tag) = derived[1].value
+            else {
+                throw ChangeRefusal("a link's ID must be PHOTO/TAG")
             }
             try requireRef(.photo, photo)
             try requireRef(.tag, tag)

@@ -6,7 +6,7 @@ final class Transaction {
     /// The stamp of this transaction's own (local) changes.
     let stamp: Stamp
     private var changes: [HistoryChange] = []
-    private var changeIndex: [String: Int] = [:]
+    private var changeIndex: [ObjectKey: Int] = [:]
     private var localZones: Set<String> = []
     private var touchedTagNames: [String: Set<String>] = [:]
 
@@ -30,41 +30,62 @@ final class Transaction {
     }
 
     /// Writes fields with the stamps they carry: local ones or ones that won a merge.
-    func write(_ entity: Entity, _ id: String, zone: String, _ values: [(UInt8, SQLValue, Stamp)]) throws {
+    /// `existing` is the row's tombstone value when the caller already read it (`.some(nil)`
+    /// for a row known not to exist), saving a lookup.
+    func write(
+        _ entity: Entity, _ id: String, zone: String, _ values: [(UInt8, SQLValue, Stamp)],
+        existing: Int64?? = .none
+    ) throws {
         guard !values.isEmpty else { return }
-        let existed = try db.first("SELECT deleted FROM \(entity.table) WHERE id = ?", id) { $0.int64(0) }
-        var columns: [String] = []
-        var bindings: [any SQLBindable] = [id, zone]
+        let existed: Int64?
+        if let known = existing {
+            existed = known
+        } else {
+            existed = try db.first("SELECT deleted FROM \(entity.table) WHERE id = ?", id) { $0.int64(0) }
+        }
+        guard let derived = entity.derivedColumns(id: id) else {
+            throw StoreError.invalid("malformed \(entity.name) ID \(id)")
+        }
+        var mask: UInt32 = 0
+        var bindings: [any SQLBindable] = [id, zone] + derived.map(\.value)
+        bindings.reserveCapacity(values.count + 2)
         var deletes = false
-        for (code, value, _) in values {
-            guard let column = entity.column(for: code) else {
+        for (code, value, _) in values.sorted(by: { $0.0 < $1.0 }) {
+            guard entity.column(for: code) != nil else {
                 throw StoreError.invalid("field \(code) does not exist on a \(entity.name)")
             }
-            columns.append(column)
+            mask |= 1 << code
             bindings.append(value)
-            if code == Entity.deletedField, case .integer(let v) = value, v != 0 { deletes = true }
+            if code == Entity.deletedField, case .integer(let v) = value, v != 0 {
+                deletes = true
+            }
         }
-        try db.run(Self.upsertSQL(entity.table, columns), values: bindings)
+        try db.run(Self.upsertSQL(entity, mask), values: bindings)
+        var stampBindings: [any SQLBindable] = []
+        stampBindings.reserveCapacity(values.count * 6)
         for (code, _, stamp) in values {
-            try db.run(
-                """
-                INSERT INTO stamps (entity, object, field, zone, peer, hlc) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (entity, object, field)
-                DO UPDATE SET zone = excluded.zone, peer = excluded.peer, hlc = excluded.hlc
-                """,
-                Int(entity.rawValue), id, Int(code), zone, try store.index(of: stamp.peer), stamp.hlc)
+            stampBindings += [
+                Int(entity.rawValue), id, Int(code), zone, try store.index(of: stamp.peer), stamp.hlc,
+            ]
         }
+        try db.run(Self.stampsSQL(rows: values.count), values: stampBindings)
         let type: ChangeType = deletes ? .delete : (existed == nil ? .insert : .update)
         record(entity, id, zone: zone, type)
         if entity == .tag && (existed == nil || deletes) {
-            let name = try db.first("SELECT name FROM tags WHERE id = ?", id) { $0.optionalString(0) } ?? nil
+            var name = values.first { $0.0 == TagField.name }.flatMap { value -> String? in
+                if case .text(let text) = value.1 { return text }
+                return nil
+            }
+            if name == nil {
+                name = try db.first("SELECT name FROM tags WHERE id = ?", id) { $0.optionalString(0) } ?? nil
+            }
             if let name { touchedTagNames[zone, default: []].insert(name) }
         }
     }
 
     /// Records a change for history (writes do it themselves; purges call it directly).
     func record(_ entity: Entity, _ id: String, zone: String, _ type: ChangeType) {
-        let key = "\(entity.rawValue)/\(id)"
+        let key = ObjectKey(entity: entity, id: id)
         if let i = changeIndex[key] {
             let old = changes[i]
             let merged: ChangeType = type == .delete ? .delete : old.type
@@ -73,6 +94,11 @@ final class Transaction {
             changeIndex[key] = changes.count
             changes.append(HistoryChange(entity: entity.name, id: id, zone: zone, type: type))
         }
+    }
+
+    /// Notes a local change written in bulk SQL, so the zone's clock moves to this stamp.
+    func markLocalChange(in zone: String) {
+        localZones.insert(zone)
     }
 
     /// Notes that tags named `name` in `zone` need their winner recomputed.
@@ -110,11 +136,44 @@ final class Transaction {
             changes: changes)
     }
 
-    private static func upsertSQL(_ table: String, _ columns: [String]) -> String {
-        let names = (["id", "zone"] + columns).joined(separator: ", ")
-        let marks = Array(repeating: "?", count: columns.count + 2).joined(separator: ", ")
-        let updates = (["zone = excluded.zone"] + columns.map { "\($0) = excluded.\($0)" }).joined(
-            separator: ", ")
-        return "INSERT INTO \(table) (\(names)) VALUES (\(marks)) ON CONFLICT (id) DO UPDATE SET \(updates)"
+    /// One statement upserting `rows` stamps.
+    private static func stampsSQL(rows: Int) -> String {
+        upsertLock.withLock {
+            if let sql = stampUpserts[rows] { return sql }
+            let tuples = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+            let sql = """
+                INSERT INTO stamps (entity, object, field, zone, peer, hlc) VALUES \(tuples)
+                ON CONFLICT (entity, object, field)
+                DO UPDATE SET zone = excluded.zone, peer = excluded.peer, hlc = excluded.hlc
+                """
+            stampUpserts[rows] = sql
+            return sql
+        }
+    }
+
+    nonisolated(unsafe) private static var stampUpserts: [Int: String] = [:]
+    nonisolated(unsafe) private static var upserts: [UInt64: String] = [:]
+    private static let upsertLock = Lock()
+
+    /// The upsert statement for an entity and a set of field codes (bit i = code i),
+    /// built once per combination.
+    private static func upsertSQL(_ entity: Entity, _ mask: UInt32) -> String {
+        let key = UInt64(entity.rawValue) << 32 | UInt64(mask)
+        return upsertLock.withLock {
+            if let sql = upserts[key] { return sql }
+            let columns = (0..<32).filter { mask & (1 << $0) != 0 }.compactMap {
+                entity.column(for: UInt8($0))
+            }
+            let derived = entity.derivedColumns(id: "a/b")!.map(\.column)
+            let names = (["id", "zone"] + derived + columns).joined(separator: ", ")
+            let marks = Array(repeating: "?", count: columns.count + derived.count + 2).joined(
+                separator: ", ")
+            let updates = (["zone = excluded.zone"] + columns.map { "\($0) = excluded.\($0)" }).joined(
+                separator: ", ")
+            let sql =
+                "INSERT INTO \(entity.table) (\(names)) VALUES (\(marks)) ON CONFLICT (id) DO UPDATE SET \(updates)"
+            upserts[key] = sql
+            return sql
+        }
     }
 }

@@ -51,7 +51,8 @@ public enum Entity: UInt8, CaseIterable, Sendable, Comparable {
             ]
         case .tag: return [(1, "uuid"), (2, "name")]
         case .rating: return [(1, "photo_id"), (2, "value")]
-        case .link: return [(1, "photo_id"), (2, "tag_id"), (3, "linked")]
+        // A link's photo and tag are its ID ("photo/tag"), so only `linked` travels.
+        case .link: return [(3, "linked")]
         }
     }
 
@@ -59,6 +60,15 @@ public enum Entity: UInt8, CaseIterable, Sendable, Comparable {
     public func column(for code: UInt8) -> String? {
         if code == Entity.deletedField { return "deleted" }
         return fields.first { $0.code == code }?.column
+    }
+
+    /// Columns an object's ID determines, written when the row is created: a link's photo
+    /// and tag. Nil when the ID is malformed.
+    public func derivedColumns(id: String) -> [(column: String, value: SQLValue)]? {
+        guard self == .link else { return [] }
+        let parts = id.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        return [("photo_id", .text(String(parts[0]))), ("tag_id", .text(String(parts[1])))]
     }
 
     /// Fields that are set when the object is created and never change afterwards; a change
@@ -70,7 +80,7 @@ public enum Entity: UInt8, CaseIterable, Sendable, Comparable {
         case .photo: return [2, 3]
         case .tag: return [1, 2]
         case .rating: return [1]
-        case .link: return [1, 2]
+        case .link: return []
         }
     }
 }
@@ -105,8 +115,6 @@ public enum RatingField {
 }
 
 public enum LinkField {
-    public static let photo: UInt8 = 1
-    public static let tag: UInt8 = 2
     public static let linked: UInt8 = 3
 }
 
