@@ -26,6 +26,9 @@ public final class LineSocket {
 
     deinit { close() }
 
+    /// The longest line `readLine()` accepts.
+    public var maxLineBytes: Int { buffer.maxLineBytes }
+
     /// A line (or `.tooLong`) already received, without reading the socket.
     public func bufferedLine() -> Read? {
         switch buffer.nextLine() {

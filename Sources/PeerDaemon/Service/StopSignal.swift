@@ -7,23 +7,11 @@ import Synchronization
 /// polling it wakes, whenever it polls. Threads blocked in `poll` on a socket add this
 /// descriptor instead of being interrupted by signals or closed descriptors.
 final class StopSignal: Sendable {
-    let fd: Int32
-    private let writeFD: Int32
+    private let pipe = WakePipe()
     private let fired = Mutex(false)
 
-    init() {
-        var ends: [Int32] = [0, 0]
-        // Glibc's Swift module has no pipe2 (it needs _GNU_SOURCE): set close-on-exec after.
-        guard pipe(&ends) == 0 else { fatalError("cannot create a pipe: \(errno)") }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        fd = ends[0]
-        writeFD = ends[1]
-    }
-
-    deinit {
-        close(fd)
-        close(writeFD)
-    }
+    /// Readable once fired.
+    var fd: Int32 { pipe.fd }
 
     var isFired: Bool { fired.withLock { $0 } }
 
@@ -33,9 +21,7 @@ final class StopSignal: Sendable {
             defer { done = true }
             return !done
         }
-        guard first else { return }
-        var byte: UInt8 = 1
-        _ = write(writeFD, &byte, 1)
+        if first { pipe.wake() }
     }
 }
 
