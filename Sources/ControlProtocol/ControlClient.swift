@@ -53,8 +53,17 @@ public final class ControlClient {
     }
 
     /// Stops the connection from another thread: a blocked `stream` returns.
-    public func interrupt() {
-        socket.shutdownBoth()
+    public var interruptHandle: InterruptHandle { InterruptHandle(fd: socket.fd) }
+
+    /// Ends a client's connection from another thread (a signal handler thread, say),
+    /// without touching the client itself, which is not thread-safe.
+    public struct InterruptHandle: Sendable {
+        let fd: Int32
+
+        /// Shuts the connection down; the client's blocked read returns end of stream.
+        public func interrupt() {
+            shutdown(fd, Int32(SHUT_RDWR))
+        }
     }
 
     private func send(_ command: String, args: [String: JSON]) throws(ControlClientError) -> JSON {
