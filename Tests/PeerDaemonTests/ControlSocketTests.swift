@@ -83,6 +83,19 @@ import Testing
             ])
     }
 
+    @Test func pathologicalJSONIsRefusedWithoutHarmingTheDaemon() throws {
+        let directory = try TestDirectory()
+        let daemon = try DaemonProcess.startReady(in: directory)
+        let client = try RawControlClient(path: daemon.socketPath)
+        for line in [
+            String(repeating: "[", count: 200_000), String(repeating: #"{"a":"#, count: 50_000),
+            "\u{FFFD}\u{0}",
+        ] {
+            #expect(try client.request(line)["error"]?["code"] == "invalid_json")
+        }
+        #expect(try client.request(#"{"id": 1, "command": "ping"}"#)["ok"] == true)
+    }
+
     @Test func pipelinedRequestsAreAnsweredInOrder() throws {
         let directory = try TestDirectory()
         let daemon = try DaemonProcess.startReady(in: directory)
