@@ -87,6 +87,28 @@ public final class LineSocket {
         shutdown(fd, Int32(SHUT_RDWR))
     }
 
+    /// Closes after a final message without losing it: stops writing, then reads and
+    /// drops what the peer still sends for up to `timeoutMilliseconds`, then closes.
+    ///
+    /// Closing a Unix or TCP socket with unread input resets the connection, and the peer
+    /// then sees the reset instead of the error line it was just sent.
+    public func closeAfterDraining(timeoutMilliseconds: Int = 1000) {
+        guard !closed else { return }
+        shutdown(fd, Int32(SHUT_WR))
+        let deadline = ContinuousClock.now + .milliseconds(timeoutMilliseconds)
+        var scratch = [UInt8](repeating: 0, count: 65_536)
+        while case let remaining = deadline - ContinuousClock.now, remaining > .zero {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(
+                remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+            )
+            guard poll(&entry, 1, max(milliseconds, 1)) > 0 else { break }
+            let count = scratch.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count <= 0 && !(count < 0 && errno == EINTR) { break }
+        }
+        close()
+    }
+
     /// Releases the descriptor; later calls do nothing.
     public func close() {
         guard !closed else { return }

@@ -63,7 +63,8 @@ import Testing
         let daemon = try DaemonProcess.startReady(in: directory, arguments: ["--config", config])
         let client = try RawControlClient(path: daemon.socketPath)
         let long =
-            #"{"id": 1, "command": "ping", "args": {"pad": ""# + String(repeating: "x", count: 2000) + #""}}"#
+            #"{"id": 1, "command": "ping", "args": {"pad": ""# + String(repeating: "x", count: 2 << 20)
+            + #""}}"#
         #expect(
             try client.request(long)
                 == [

@@ -43,6 +43,7 @@ final class ControlConnection {
                 "the request line is longer than \(limit) bytes (max_control_line_bytes): "
                 + "send a smaller request; this connection is now closed"
             _ = write(.failure(id: .null, error: ControlError(.lineTooLong, message)))
+            socket.closeAfterDraining()
             return false
         case .line(let line):
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return true }

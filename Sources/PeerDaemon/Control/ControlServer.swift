@@ -103,7 +103,8 @@ final class ControlServer: Sendable {
         if let refusal = refusal(for: credentials, limits: limits) {
             let socket = LineSocket(fd: client, maxLineBytes: limits.maxControlLineBytes)
             try? socket.write(ControlResponse.failure(id: .null, error: refusal).json)
-            socket.close()
+            // Short: this runs on the accept thread.
+            socket.closeAfterDraining(timeoutMilliseconds: 200)
             return
         }
         threads.enter()

@@ -41,6 +41,12 @@ import Testing
         #expect(ByteCount.format(1024) == "1KiB")
     }
 
+    @Test func uptimeIsReportedInSecondsToTheMillisecond() {
+        #expect(ControlRoutes.seconds(.milliseconds(5750)) == 5.75)
+        #expect(ControlRoutes.seconds(.seconds(3600) + .microseconds(1500)) == 3600.001)
+        #expect(ControlRoutes.seconds(.zero) == 0)
+    }
+
     @Test func logLevelsAreJournaldPriorities() {
         #expect(LogLevel.allCases.map(\.rawValue) == [3, 4, 6, 7])
         #expect(LogLevel(name: "warning") == .warning)

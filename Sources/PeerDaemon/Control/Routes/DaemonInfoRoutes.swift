@@ -20,7 +20,6 @@ extension ControlRoutes {
     private static func status(_ services: DaemonServices) -> JSON {
         let state = services.state
         let settings = state.settings
-        let uptime = state.uptime.components
         return [
             "peer_id": .string(state.peerID.description),
             "listen": .string(state.listenAddress.description),
@@ -29,12 +28,17 @@ extension ControlRoutes {
             "state_dir": .string(settings.stateDirectory),
             "config_file": state.configFile.map(JSON.string) ?? .null,
             "pid": .int(Int(state.pid)),
-            "uptime": .double(
-                (Double(uptime.seconds) + Double(uptime.attoseconds) / 1e18 * 1000).rounded() / 1000),
+            "uptime": .double(Self.seconds(state.uptime)),
             "log_level": .string(settings.logLevel.description),
             "version": .string(PeerShareVersion.string),
             "watchers": .int(services.bus.subscriberCount),
             "zones": [],
         ]
+    }
+
+    /// A duration in seconds, to the millisecond.
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds * 1000 + attoseconds / 1_000_000_000_000_000) / 1000
     }
 }
