@@ -1,0 +1,39 @@
+import Foundation
+
+/// Something that happened in the daemon, as `watch` streams it.
+///
+/// On the wire an event follows the `watch` request's acknowledgement as
+/// `{"id": <watch request id>, "event": {"type", "time", "data"}}`, one per line. `type` is
+/// a dotted name (`daemon.reloaded`, `history.committed`, …) that clients filter on.
+public struct ControlEvent: Sendable, Hashable {
+    public var type: String
+    public var time: Date
+    public var data: JSON
+
+    public init(type: String, time: Date = Date(), data: JSON = [:]) {
+        self.type = type
+        self.time = time
+        self.data = data
+    }
+
+    /// The `{"type", "time", "data"}` object; `time` is ISO 8601 UTC with milliseconds.
+    public var json: JSON {
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        return ["type": .string(type), "time": .string(time.formatted(style)), "data": data]
+    }
+
+    /// Reads an event object back; nil when the shape is wrong.
+    public init?(json: JSON) {
+        guard let type = json["type"]?.stringValue, let timeText = json["time"]?.stringValue else {
+            return nil
+        }
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        guard let time = try? style.parse(timeText) else { return nil }
+        self.init(type: type, time: time, data: json["data"] ?? [:])
+    }
+
+    /// The line a server writes for this event on the stream opened by request `id`.
+    public func streamLine(requestID id: JSON) -> JSON {
+        ["id": id, "event": json]
+    }
+}

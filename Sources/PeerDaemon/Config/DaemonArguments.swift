@@ -1,0 +1,104 @@
+/// `peershared`'s command line: which config file, and which settings the flags override.
+///
+/// Table-driven: every flag but `--config` maps to a setting key, so flags are validated
+/// by the same `SettingsTable` entries as the file.
+struct DaemonArguments: Sendable, Equatable {
+    /// A flag that overrides one setting.
+    struct Flag: Sendable {
+        let name: String
+        let key: String
+        let placeholder: String
+        let help: String
+    }
+
+    /// One override given on the command line.
+    struct Override: Sendable, Equatable {
+        let flag: String
+        let key: String
+        let value: String
+    }
+
+    static let flags: [Flag] = [
+        Flag(
+            name: "--state-dir", key: "state_dir", placeholder: "DIR",
+            help: "where stores, identity and lock live"),
+        Flag(
+            name: "--listen", key: "listen", placeholder: "HOST:PORT",
+            help: "peer address to bind (port 0: any)"),
+        Flag(
+            name: "--advertise", key: "advertise", placeholder: "HOST:PORT", help: "address share URLs carry"),
+        Flag(
+            name: "--control-socket", key: "control_socket", placeholder: "PATH", help: "control socket path"),
+        Flag(
+            name: "--log-level", key: "log_level", placeholder: "LEVEL", help: "error, warning, info or debug"
+        ),
+    ]
+
+    var configFile: String?
+    var overrides: [Override] = []
+    var showHelp = false
+    var showVersion = false
+
+    /// Parses the arguments after the program name; `--flag VALUE` and `--flag=VALUE`.
+    static func parse(_ arguments: [String]) throws(ConfigError) -> DaemonArguments {
+        var result = DaemonArguments()
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            if argument == "--help" || argument == "-h" {
+                result.showHelp = true
+                continue
+            }
+            if argument == "--version" {
+                result.showVersion = true
+                continue
+            }
+            var name = argument
+            var value: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
+            }
+            guard name == "--config" || flags.contains(where: { $0.name == name }) else {
+                throw .usage("unknown option '\(name)'")
+            }
+            guard let given = value ?? remaining.popFirst() else {
+                throw .usage("\(name) needs a value")
+            }
+            if name == "--config" {
+                result.configFile = given
+            } else if let flag = flags.first(where: { $0.name == name }) {
+                result.overrides.append(Override(flag: name, key: flag.key, value: given))
+            }
+        }
+        return result
+    }
+
+    static var usage: String {
+        var lines = [
+            "usage: peershared [--config FILE] [--state-dir DIR] [--listen HOST:PORT]",
+            "                  [--advertise HOST:PORT] [--control-socket PATH] [--log-level LEVEL]",
+            "",
+            "The PeerShare daemon: keeps the photo library and replicates shared zones with peers.",
+            "",
+            "options:",
+            "  --config FILE              config file (default: $CONFIGURATION_DIRECTORY or",
+            "                             ~/.config/peershare/peershared.conf, if it exists)",
+        ]
+        for flag in flags {
+            let left = "  \(flag.name) \(flag.placeholder)"
+            lines.append(left.padding(toLength: 29) + flag.help)
+        }
+        lines.append("  --help".padding(toLength: 29) + "show this help")
+        lines.append("  --version".padding(toLength: 29) + "show the version")
+        lines.append("")
+        lines.append("Flags override the config file. SIGHUP reloads it; SIGTERM stops gracefully.")
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    /// The string followed by spaces up to `length` characters (at least one space).
+    func padding(toLength length: Int) -> String {
+        count >= length ? self + " " : self + String(repeating: " ", count: length - count)
+    }
+}

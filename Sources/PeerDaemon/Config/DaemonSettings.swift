@@ -1,0 +1,33 @@
+/// Everything `peershared` is configured with, once defaults, the config file and flags
+/// are combined.
+///
+/// A plain value: the loader builds it, the daemon reads it, a reload builds a new one.
+struct DaemonSettings: Sendable, Equatable {
+    /// Where peers connect (TCP); port 0 picks a free port.
+    var listen = HostPort(host: "0.0.0.0", port: 7733)
+    /// What share URLs carry; nil means the bound listen address.
+    var advertise: HostPort?
+    /// The control socket's path.
+    var controlSocket: String
+    /// Where the stores, identity and lock live.
+    var stateDirectory: String
+    var logLevel = LogLevel.info
+    var limits = DaemonLimits()
+
+    init(stateDirectory: String, controlSocket: String) {
+        self.stateDirectory = stateDirectory
+        self.controlSocket = controlSocket
+    }
+}
+
+/// The size limits that keep bad input from exhausting the daemon.
+///
+/// Separate from the addresses and paths because every adapter (control socket, stores,
+/// wire protocol) reads its own limit from here and nothing else.
+struct DaemonLimits: Sendable, Equatable {
+    var maxControlLineBytes = 1 << 20
+    var maxControlConnections = 64
+    var maxPhotoBytes = 4 << 30
+    var maxNameBytes = 1024
+    var maxFrameBytes = 16 << 20
+}

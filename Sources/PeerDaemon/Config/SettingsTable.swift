@@ -1,0 +1,87 @@
+import ControlProtocol
+
+/// Every setting `peershared` understands.
+///
+/// Adding a setting is one entry here, one field in `DaemonSettings`, and its documented
+/// line in `config/peershared.conf` (a test checks the file names every key).
+enum SettingsTable {
+    static let all: [Setting] = [
+        Setting(key: "listen", defaultValue: "0.0.0.0:7733", allowed: HostPort.expected) {
+            settings, value, _ in
+            guard let address = HostPort(parsing: value) else { return false }
+            settings.listen = address
+            return true
+        },
+        Setting(
+            key: "advertise", defaultValue: "(the bound listen address)", allowed: HostPort.expected
+        ) { settings, value, _ in
+            guard let address = HostPort(parsing: value), address.port != 0 else { return false }
+            settings.advertise = address
+            return true
+        },
+        Setting(
+            key: "control_socket", defaultValue: "$RUNTIME_DIRECTORY/peershared.sock",
+            allowed: "an absolute path (~/ allowed) of at most \(UnixSocket.maxPathBytes) bytes"
+        ) { settings, value, context in
+            guard let path = context.path(value), path.utf8.count <= UnixSocket.maxPathBytes else {
+                return false
+            }
+            settings.controlSocket = path
+            return true
+        },
+        Setting(
+            key: "state_dir", defaultValue: "$STATE_DIRECTORY", allowed: "an absolute path (~/ allowed)"
+        ) { settings, value, context in
+            guard let path = context.path(value) else { return false }
+            settings.stateDirectory = path
+            return true
+        },
+        Setting(key: "log_level", defaultValue: "info", allowed: "error, warning, info or debug") {
+            settings, value, _ in
+            guard let level = LogLevel(name: value) else { return false }
+            settings.logLevel = level
+            return true
+        },
+        byteCount("max_control_line_bytes", \.maxControlLineBytes, min: 1 << 10, max: 1 << 30),
+        count("max_control_connections", \.maxControlConnections, min: 1, max: 4096),
+        byteCount("max_photo_bytes", \.maxPhotoBytes, min: 1, max: 1 << 40),
+        byteCount("max_name_bytes", \.maxNameBytes, min: 1, max: 1 << 16),
+        byteCount("max_frame_bytes", \.maxFrameBytes, min: 64 << 10, max: 1 << 30),
+    ]
+
+    /// The setting called `key`, if there is one.
+    static func named(_ key: String) -> Setting? {
+        all.first { $0.key == key }
+    }
+
+    /// The keys, sorted, as an error message lists them.
+    static var keyList: String {
+        all.map(\.key).sorted().joined(separator: ", ")
+    }
+
+    private static func byteCount(
+        _ key: String, _ field: WritableKeyPath<DaemonLimits, Int> & Sendable, min: Int, max: Int
+    ) -> Setting {
+        let allowed = "\(ByteCount.expected), from \(ByteCount.format(min)) to \(ByteCount.format(max))"
+        return Setting(
+            key: key, defaultValue: ByteCount.format(DaemonLimits()[keyPath: field]), allowed: allowed
+        ) { settings, value, _ in
+            guard let bytes = ByteCount.parse(value), (min...max).contains(bytes) else { return false }
+            settings.limits[keyPath: field] = bytes
+            return true
+        }
+    }
+
+    private static func count(
+        _ key: String, _ field: WritableKeyPath<DaemonLimits, Int> & Sendable, min: Int, max: Int
+    ) -> Setting {
+        Setting(
+            key: key, defaultValue: "\(DaemonLimits()[keyPath: field])",
+            allowed: "a whole number from \(min) to \(max)"
+        ) { settings, value, _ in
+            guard let number = Int(value), (min...max).contains(number) else { return false }
+            settings.limits[keyPath: field] = number
+            return true
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ControlProtocol
+
+/// `ping`, `id` and `status`: what the daemon is, for people and for scripts.
+extension ControlRoutes {
+    mutating func registerDaemonInfo(_ services: DaemonServices) {
+        register("ping", summary: "check that the daemon answers") { args in
+            try args.allowOnly([])
+            return ["pong": true]
+        }
+        register("id", summary: "this peer's ID") { args in
+            try args.allowOnly([])
+            return ["peer_id": .string(services.state.peerID.description)]
+        }
+        register("status", summary: "identity, addresses, paths and zones") { args in
+            try args.allowOnly([])
+            return Self.status(services)
+        }
+    }
+
+    private static func status(_ services: DaemonServices) -> JSON {
+        let state = services.state
+        let settings = state.settings
+        return [
+            "peer_id": .string(state.peerID.description),
+            "listen": .string(state.listenAddress.description),
+            "advertise": .string(state.advertiseAddress.description),
+            "control_socket": .string(settings.controlSocket),
+            "state_dir": .string(settings.stateDirectory),
+            "config_file": state.configFile.map(JSON.string) ?? .null,
+            "pid": .int(Int(state.pid)),
+            "uptime": .double(Self.seconds(state.uptime)),
+            "log_level": .string(settings.logLevel.description),
+            "version": .string(PeerShareVersion.string),
+            "watchers": .int(services.bus.subscriberCount),
+            "zones": [],
+        ]
+    }
+
+    /// A duration in seconds, to the millisecond.
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds * 1000 + attoseconds / 1_000_000_000_000_000) / 1000
+    }
+}

@@ -1,0 +1,12 @@
+/// Every control command group the daemon serves.
+///
+/// A new group is one file (`Routes/PhotoRoutes.swift` with `extension ControlRoutes {
+/// mutating func registerPhotos(_ services: DaemonServices) }`) plus one line here.
+extension ControlRoutes {
+    static func catalog(_ services: DaemonServices) -> ControlRoutes {
+        var routes = ControlRoutes()
+        routes.registerDaemonInfo(services)
+        routes.registerWatch(services)
+        return routes
+    }
+}

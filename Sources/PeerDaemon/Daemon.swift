@@ -1,0 +1,138 @@
+import ControlProtocol
+import Dispatch
+import Foundation
+import Glibc
+import Replication
+import Synchronization
+
+/// Wires the daemon's parts together and runs their lifecycle: start, reload, stop.
+///
+/// Holds no business logic. Start-up order matters: state directory and lock first (so a
+/// second daemon touches nothing), identity, peer listener, then the control socket, and
+/// READY=1 only once that socket accepts connections.
+final class Daemon: Sendable {
+    private let loader: SettingsLoader
+    private let logSink: LogSink
+    private let logger: Logger
+    private let notifier: SystemdNotifier
+    private let lock: StateDirectoryLock
+    private let state: DaemonState
+    private let bus = EventBus()
+    private let listener: PeerListener
+    private let control: ControlServer
+    private let watchdog: Watchdog?
+    private let stopping = Mutex(false)
+    private let stopped = DispatchSemaphore(value: 0)
+
+    init(
+        loader: SettingsLoader, settings: DaemonSettings, environment: [String: String], logSink: LogSink
+    ) throws(DaemonError) {
+        self.loader = loader
+        self.logSink = logSink
+        let logger = Logger(sink: logSink)
+        self.logger = logger
+        notifier = SystemdNotifier(environment: environment, logger: logger)
+        try Self.makeDirectory(settings.stateDirectory)
+        lock = try StateDirectoryLock(stateDirectory: settings.stateDirectory)
+        let identityDirectory = settings.stateDirectory + "/identity"
+        let identity: PeerIdentity
+        do {
+            identity = try PeerIdentity.loadOrCreate(directory: identityDirectory)
+        } catch {
+            throw .identity(directory: identityDirectory, reason: error.description)
+        }
+        listener = try PeerListener(address: settings.listen)
+        state = DaemonState(
+            peerID: identity.peerID, pid: getpid(), listenAddress: listener.boundAddress, settings: settings,
+            configFile: loader.configFile)
+        control = try ControlServer(path: settings.controlSocket, logger: logger)
+        let services = DaemonServices(state: state, bus: bus, logger: logger)
+        let control = control
+        watchdog = Watchdog(environment: environment, notifier: notifier) { control.isAccepting }
+        control.start(routes: .catalog(services)) { [state] in state.settings.limits }
+        listener.start(handler: ClosingPeerConnectionHandler(logger: logger))
+        watchdog?.start()
+        logger.info(
+            "peershared \(PeerShareVersion.string) ready",
+            [
+                "peer": identity.peerID.short, "listen": "\(listener.boundAddress)",
+                "control_socket": settings.controlSocket, "state_dir": settings.stateDirectory,
+            ])
+        notifier.notify("READY=1", statusLine)
+    }
+
+    /// Handles a signal from the signal thread.
+    func handle(signal: Int32) {
+        switch signal {
+        case SIGHUP: reload()
+        default: stop(reason: signal == SIGINT ? "SIGINT" : "SIGTERM")
+        }
+    }
+
+    /// Blocks until `stop` has finished.
+    func waitUntilStopped() {
+        stopped.wait()
+    }
+
+    /// Re-reads the config file and flags; applies what can change live (log level,
+    /// limits, advertised address) and keeps the running configuration on any error.
+    func reload() {
+        guard !stopping.withLock({ $0 }) else { return }
+        notifier.notify(
+            "RELOADING=1", SystemdNotifier.monotonicMicroseconds(), "STATUS=reloading configuration")
+        logger.info("reloading configuration", ["config": loader.configFile ?? "(none)"])
+        do {
+            let running = state.settings
+            let applied = ReloadPlan(running: running, loaded: try loader.load())
+            for key in applied.restartRequired {
+                logger.warning("setting \(key) changed; restart peershared to apply it")
+            }
+            logSink.level = applied.settings.logLevel
+            state.update(settings: applied.settings)
+            logger.info("configuration reloaded", ["log_level": "\(applied.settings.logLevel)"])
+            bus.publish(
+                ControlEvent(
+                    type: "daemon.reloaded",
+                    data: [
+                        "log_level": .string("\(applied.settings.logLevel)"),
+                        "restart_required": .array(applied.restartRequired.map(JSON.string)),
+                    ]))
+        } catch {
+            logger.error("configuration reload failed, keeping the running configuration: \(error)")
+            bus.publish(ControlEvent(type: "daemon.reload_failed", data: ["message": .string("\(error)")]))
+        }
+        notifier.notify("READY=1", statusLine)
+    }
+
+    /// Stops gracefully: no new clients, requests in flight finish, the socket file goes,
+    /// the lock is released. Later calls do nothing.
+    func stop(reason: String) {
+        let first = stopping.withLock { isStopping in
+            defer { isStopping = true }
+            return !isStopping
+        }
+        guard first else { return }
+        logger.info("stopping", ["reason": reason])
+        notifier.notify("STOPPING=1", "STATUS=stopping")
+        bus.publish(ControlEvent(type: "daemon.stopping", data: ["reason": .string(reason)]))
+        watchdog?.stop()
+        control.stop()
+        listener.stop()
+        lock.release()
+        logger.info("stopped")
+        stopped.signal()
+    }
+
+    private var statusLine: String {
+        "STATUS=ready: peers on \(listener.boundAddress), control socket \(state.settings.controlSocket)"
+    }
+
+    private static func makeDirectory(_ path: String) throws(DaemonError) {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .stateDirectory(SystemCallError("mkdir", path, code: EACCES))
+        }
+    }
+}

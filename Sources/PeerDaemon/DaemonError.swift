@@ -1,0 +1,41 @@
+import ControlProtocol
+
+/// Why `peershared` could not start: what failed, on what, and what to do about it.
+enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
+    case stateDirectory(SystemCallError)
+    case lockHeld(stateDirectory: String, pid: Int32?)
+    case controlSocketNotASocket(String)
+    case controlSocketInUse(String)
+    case controlSocketPathTooLong(String)
+    case controlSocket(SystemCallError)
+    case listen(address: String, reason: String)
+    case identity(directory: String, reason: String)
+
+    var description: String {
+        switch self {
+        case .stateDirectory(let error):
+            return "cannot use the state directory: \(error): check its owner and mode, "
+                + "or choose another with --state-dir"
+        case .lockHeld(let directory, let pid):
+            let holder = pid.map { "another peershared (pid \($0))" } ?? "another peershared"
+            return "\(holder) is already using state directory \(directory): stop it first, "
+                + "or give this daemon its own --state-dir"
+        case .controlSocketNotASocket(let path):
+            return "control socket path \(path) exists and is not a socket: remove it if it is "
+                + "not needed, or choose another path with --control-socket"
+        case .controlSocketInUse(let path):
+            return "control socket \(path) is in use by another running peershared: stop it, "
+                + "or choose another path with --control-socket"
+        case .controlSocketPathTooLong(let path):
+            return "control socket path \(path) is longer than the \(UnixSocket.maxPathBytes) bytes "
+                + "a Unix socket allows: choose a shorter one with --control-socket"
+        case .controlSocket(let error):
+            return "cannot create the control socket: \(error)"
+        case .listen(let address, let reason):
+            return "cannot listen for peers on \(address): \(reason): free the port or choose "
+                + "another with --listen"
+        case .identity(let directory, let reason):
+            return "cannot load or create the peer identity in \(directory): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import ControlProtocol
+import Glibc
+
+/// `peershared`'s entry point: arguments → settings → `Daemon`, and one place that turns
+/// a failure into a message and an exit status.
+///
+/// Outside `main.swift` so nothing here is main-actor isolated: the closures handed to
+/// the signal thread must not be.
+enum PeerDaemonMain {
+    /// Exit statuses (sysexits.h), so the unit can refuse to restart on config errors.
+    enum ExitStatus {
+        static let success: Int32 = 0
+        static let failure: Int32 = 1
+        static let usage: Int32 = 64
+        static let config: Int32 = 78
+    }
+
+    static func run(arguments: [String], environment: [String: String], workingDirectory: String) -> Int32 {
+        let parsed: DaemonArguments
+        do {
+            parsed = try DaemonArguments.parse(arguments)
+        } catch {
+            printError("peershared: \(error)")
+            return ExitStatus.usage
+        }
+        if parsed.showHelp {
+            print(DaemonArguments.usage)
+            return ExitStatus.success
+        }
+        if parsed.showVersion {
+            print("peershared \(PeerShareVersion.string)")
+            return ExitStatus.success
+        }
+        let loader = SettingsLoader(
+            arguments: parsed, environment: environment, workingDirectory: workingDirectory)
+        let settings: DaemonSettings
+        do {
+            settings = try loader.load()
+        } catch {
+            printError(LogLine.format(level: .error, message: "peershared: \(error)", metadata: [:]))
+            return ExitStatus.config
+        }
+        let sink = LogSink(level: settings.logLevel)
+        let daemon: Daemon
+        do {
+            daemon = try Daemon(loader: loader, settings: settings, environment: environment, logSink: sink)
+        } catch {
+            Logger(sink: sink).error("peershared: \(error)")
+            return ExitStatus.failure
+        }
+        SignalReceiver.start { signal in daemon.handle(signal: signal) }
+        daemon.waitUntilStopped()
+        return ExitStatus.success
+    }
+
+    private static func printError(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+}

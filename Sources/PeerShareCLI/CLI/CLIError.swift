@@ -1,0 +1,32 @@
+import ControlProtocol
+
+/// Why a `peershare` invocation failed: wrong usage, or what the daemon (or reaching it)
+/// said. One place maps each to its `--json` code, its message and its exit status.
+enum CLIError: Error, Sendable, CustomStringConvertible {
+    /// The command line is wrong; `helpCommand` is what `--help` to suggest.
+    case usage(String, helpCommand: String)
+    case client(ControlClientError)
+
+    /// Exit statuses: 1 the daemon refused or failed, 2 usage, 3 daemon not reachable.
+    var exitStatus: Int32 {
+        switch self {
+        case .usage: return 2
+        case .client(.unreachable), .client(.cannotConnect): return 3
+        case .client: return 1
+        }
+    }
+
+    var code: String {
+        switch self {
+        case .usage: return "usage"
+        case .client(let error): return error.code
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .usage(let message, let helpCommand): return "\(message) (see '\(helpCommand) --help')"
+        case .client(let error): return error.description
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import ControlProtocol
+
+/// Options that apply to every command, accepted anywhere on the line.
+struct GlobalOptions: Sendable {
+    var socket: String?
+    var json = false
+}
+
+/// What the command line asks for.
+enum Invocation: Sendable {
+    case help(HelpTopic)
+    case version
+    case run(CommandSpec, ParsedArguments)
+}
+
+/// Which help page to print.
+enum HelpTopic: Sendable {
+    case top
+    case group(String)
+    case command(CommandSpec)
+}
+
+/// Turns `peershare`'s arguments into an `Invocation`, driven by the command table.
+struct CommandLineParser: Sendable {
+    let table: [CommandSpec]
+    let workingDirectory: String
+
+    func parse(_ arguments: [String]) throws(CLIError) -> (GlobalOptions, Invocation) {
+        var globals = GlobalOptions()
+        var wantsHelp = false
+        var wantsVersion = false
+        var rest: [String] = []
+        var tokens = arguments[...]
+        while let token = tokens.popFirst() {
+            switch token {
+            case "--":
+                rest.append(token)
+                rest.append(contentsOf: tokens)
+                tokens = []
+            case "--json": globals.json = true
+            case "--help", "-h": wantsHelp = true
+            case "--version": wantsVersion = true
+            case "--socket":
+                guard let value = tokens.popFirst() else {
+                    throw .usage("--socket needs a PATH", helpCommand: "peershare")
+                }
+                globals.socket = value
+            case _ where token.hasPrefix("--socket="):
+                globals.socket = String(token.dropFirst("--socket=".count))
+            default: rest.append(token)
+            }
+        }
+        guard let command = longestMatch(rest) else {
+            return (globals, try unmatched(rest, wantsHelp: wantsHelp, wantsVersion: wantsVersion))
+        }
+        if wantsHelp { return (globals, .help(.command(command))) }
+        let parsed = try parseArguments(Array(rest.dropFirst(command.path.count)), for: command)
+        return (globals, .run(command, parsed))
+    }
+
+    /// The first word of every multi-word command: `photo`, `tag`, `share`, …
+    var groups: [String] {
+        var seen: [String] = []
+        for spec in table where spec.path.count > 1 && !seen.contains(spec.path[0]) {
+            seen.append(spec.path[0])
+        }
+        return seen
+    }
+
+    private func longestMatch(_ words: [String]) -> CommandSpec? {
+        table.filter { words.starts(with: $0.path) }.max { $0.path.count < $1.path.count }
+    }
+
+    private func unmatched(_ words: [String], wantsHelp: Bool, wantsVersion: Bool) throws(CLIError)
+        -> Invocation
+    {
+        guard let first = words.first else {
+            if wantsVersion { return .version }
+            if wantsHelp { return .help(.top) }
+            throw .usage("missing command", helpCommand: "peershare")
+        }
+        if groups.contains(first) {
+            if wantsHelp { return .help(.group(first)) }
+            let commands = table.filter { $0.path.first == first }.map {
+                $0.path.dropFirst().joined(separator: " ")
+            }
+            let what =
+                words.count == 1
+                ? "'\(first)' needs a command" : "unknown command '\(words.joined(separator: " "))'"
+            throw .usage(
+                "\(what): \(first) commands are \(commands.joined(separator: ", "))",
+                helpCommand: "peershare \(first)")
+        }
+        let names = (table.filter { $0.path.count == 1 }.map(\.name) + groups).sorted()
+        throw .usage(
+            "unknown command '\(first)': the commands are \(names.joined(separator: ", "))",
+            helpCommand: "peershare")
+    }
+
+    private func parseArguments(_ tokens: [String], for command: CommandSpec) throws(CLIError)
+        -> ParsedArguments
+    {
+        let help = "peershare \(command.name)"
+        var parsed = ParsedArguments()
+        var positionals: [String] = []
+        var remaining = tokens[...]
+        var literal = false
+        while let token = remaining.popFirst() {
+            if literal || token == "-" || !token.hasPrefix("-") {
+                positionals.append(token)
+                continue
+            }
+            if token == "--" {
+                literal = true
+                continue
+            }
+            let (name, inline) = Self.split(token)
+            guard let option = command.options.first(where: { $0.name == name }) else {
+                throw .usage("unknown option '\(name)' for '\(command.name)'", helpCommand: help)
+            }
+            try apply(option, inline: inline, remaining: &remaining, to: &parsed, command: command)
+        }
+        for (index, argument) in command.arguments.enumerated() {
+            guard index < positionals.count else {
+                if argument.isOptional { continue }
+                throw .usage("'\(command.name)' needs \(argument.placeholder)", helpCommand: help)
+            }
+            parsed.values[argument.key] = try ParsedArguments.convert(
+                positionals[index], kind: argument.kind, label: argument.placeholder, command: command,
+                workingDirectory: workingDirectory)
+        }
+        if positionals.count > command.arguments.count {
+            throw .usage("unexpected argument '\(positionals[command.arguments.count])'", helpCommand: help)
+        }
+        return parsed
+    }
+
+    private func apply(
+        _ option: OptionSpec, inline: String?, remaining: inout ArraySlice<String>,
+        to parsed: inout ParsedArguments,
+        command: CommandSpec
+    ) throws(CLIError) {
+        let help = "peershare \(command.name)"
+        if option.arity == .flag {
+            guard inline == nil else { throw .usage("\(option.name) takes no value", helpCommand: help) }
+            parsed.values[option.key] = true
+            return
+        }
+        guard let text = inline ?? remaining.popFirst() else {
+            throw .usage("\(option.name) needs \(option.placeholder)", helpCommand: help)
+        }
+        let value = try ParsedArguments.convert(
+            text, kind: option.kind, label: option.name, command: command, workingDirectory: workingDirectory)
+        if option.arity == .repeated {
+            parsed.values[option.key] = .array((parsed.values[option.key]?.arrayValue ?? []) + [value])
+        } else {
+            guard parsed.values[option.key] == nil else {
+                throw .usage("\(option.name) is given twice", helpCommand: help)
+            }
+            parsed.values[option.key] = value
+        }
+    }
+
+    private static func split(_ token: String) -> (String, String?) {
+        guard let equals = token.firstIndex(of: "=") else { return (token, nil) }
+        return (String(token[..<equals]), String(token[token.index(after: equals)...]))
+    }
+}

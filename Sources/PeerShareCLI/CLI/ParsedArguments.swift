@@ -1,0 +1,34 @@
+import ControlProtocol
+import Foundation
+
+/// The values given for one command, already checked against its `CommandSpec` and
+/// converted (paths absolute, integers parsed), by control-argument key.
+struct ParsedArguments: Sendable {
+    var values: [String: JSON] = [:]
+
+    /// A value by key, for `makeArgs` closures.
+    subscript(key: String) -> JSON? { values[key] }
+
+    /// Checks and converts one value of `kind`; `label` names it in errors.
+    static func convert(
+        _ text: String, kind: ValueKind, label: String, command: CommandSpec, workingDirectory: String
+    ) throws(CLIError) -> JSON {
+        switch kind {
+        case .text:
+            return .string(text)
+        case .path:
+            guard !text.isEmpty else {
+                throw .usage("\(label) must not be empty", helpCommand: "peershare \(command.name)")
+            }
+            let absolute = text.hasPrefix("/") ? text : workingDirectory + "/" + text
+            return .string(URL(fileURLWithPath: absolute).standardizedFileURL.path)
+        case .integer:
+            guard let number = Int(text) else {
+                throw .usage(
+                    "\(label) must be a whole number, not '\(text)'", helpCommand: "peershare \(command.name)"
+                )
+            }
+            return .int(number)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import ControlProtocol
+
+/// `peershare`'s entry point: parse, connect, send, print; the one place that turns any
+/// failure into `peershare: <message>` on stderr (plus the JSON error with `--json`) and an
+/// exit status.
+enum PeerShareMain {
+    static func run(arguments: [String], environment: [String: String], workingDirectory: String) -> Int32 {
+        let parser = CommandLineParser(table: CommandTable.all, workingDirectory: workingDirectory)
+        var globals = GlobalOptions(json: arguments.contains("--json"))
+        do {
+            let invocation: Invocation
+            (globals, invocation) = try parser.parse(arguments)
+            switch invocation {
+            case .version:
+                Output.out(
+                    globals.json
+                        ? JSONLine.string(["version": .string(PeerShareVersion.string)])
+                        : "peershare \(PeerShareVersion.string)")
+            case .help(let topic):
+                Output.out(HelpText(table: CommandTable.all, groups: parser.groups).render(topic))
+            case .run(let command, let parsed):
+                let socket =
+                    globals.socket ?? environment["PEERSHARE_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+                    ?? PeerSharePaths(environment: environment).controlSocket
+                try execute(command, parsed, socket: socket, json: globals.json)
+            }
+            return 0
+        } catch {
+            if globals.json {
+                Output.json(["error": ["code": .string(error.code), "message": .string(error.description)]])
+            }
+            Output.err("peershare: \(error.description)")
+            return error.exitStatus
+        }
+    }
+
+    private static func execute(
+        _ command: CommandSpec, _ parsed: ParsedArguments, socket: String, json: Bool
+    ) throws(CLIError) {
+        let args = try command.makeArgs?(parsed) ?? parsed.values
+        do {
+            let client = try ControlClient(socketPath: socket)
+            switch command.mode {
+            case .call(let format):
+                let result = try client.call(command.request, args: args)
+                if json {
+                    Output.json(result)
+                } else {
+                    let text = format(result)
+                    if !text.isEmpty { Output.out(text) }
+                }
+            case .stream(let format):
+                StreamInterrupter.shared.interruptOnSignal(client)
+                try client.stream(command.request, args: args) { event in
+                    Output.out(json ? JSONLine.string(event.json) : format(event))
+                    return true
+                }
+            }
+        } catch {
+            throw .client(error)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import ControlProtocol
+import Foundation
+import Glibc
+import Synchronization
+
+/// Owns SIGINT and SIGTERM for the CLI: a streaming command ends cleanly (the stream is
+/// shut down, the command exits 0 having printed whole lines only); any other command
+/// exits 130 at once, as an interrupted program does.
+///
+/// Process-wide because signal disposition is: `install()` runs first thing in main, before
+/// any thread exists, so every thread inherits the blocked mask.
+final class StreamInterrupter: Sendable {
+    static let shared = StreamInterrupter()
+
+    private let active = Mutex<ControlClient.InterruptHandle?>(nil)
+
+    /// Blocks the signals and starts the thread that takes them.
+    func install() {
+        var set = Self.signals()
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        let thread = Thread { @Sendable [self] in
+            var waited = Self.signals()
+            var received: Int32 = 0
+            while sigwait(&waited, &received) == 0 {
+                guard let handle = active.withLock({ $0 }) else { _exit(130) }
+                handle.interrupt()
+            }
+        }
+        thread.name = "signals"
+        thread.start()
+    }
+
+    /// Makes the next SIGINT/SIGTERM end `client`'s stream instead of the process.
+    func interruptOnSignal(_ client: ControlClient) {
+        active.withLock { $0 = client.interruptHandle }
+    }
+
+    private static func signals() -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        return set
+    }
+}

@@ -1,0 +1,7 @@
+/// Every `peershare` command, group by group, in the order `--help` lists them.
+///
+/// A new group is one file in `Commands/` with `static let commands: [CommandSpec]` and one
+/// entry here.
+enum CommandTable {
+    static let all: [CommandSpec] = DaemonCommands.commands + WatchCommands.commands
+}

@@ -1,0 +1,126 @@
+import ControlProtocol
+import Foundation
+import Glibc
+import Testing
+
+/// `peershared` refusing to start, with a message that says why and what to do.
+@Suite struct StartupRefusalTests {
+    @Test func aSecondDaemonOnTheSameStateDirectoryIsRefusedNamingThePid() throws {
+        let directory = try TestDirectory()
+        let first = try DaemonProcess.startReady(in: directory)
+        let second = try DaemonProcess(
+            in: directory, socketPath: directory.file("second.sock"), label: "second")
+        #expect(try second.waitForExit() == 1)
+        #expect(
+            second.stderr
+                == "<3>peershared: another peershared (pid \(first.pid)) is already using state directory "
+                + "\(first.stateDirectory): stop it first, or give this daemon its own --state-dir\n")
+        #expect(try first.json("ping") == ["pong": true])
+        #expect(!FileManager.default.fileExists(atPath: directory.file("second.sock")))
+    }
+
+    @Test func aControlSocketPathThatIsARegularFileIsRefusedAndKept() throws {
+        let directory = try TestDirectory()
+        let path = try directory.write("control.sock", "precious\n")
+        let daemon = try DaemonProcess(in: directory)
+        #expect(try daemon.waitForExit() == 1)
+        #expect(
+            daemon.stderr
+                == "<3>peershared: control socket path \(path) exists and is not a socket: remove it if it is "
+                + "not needed, or choose another path with --control-socket\n")
+        #expect(directory.read("control.sock") == "precious\n")
+        #expect(daemon.notify.messages.isEmpty)
+    }
+
+    @Test func aSocketAnotherDaemonServesIsRefused() throws {
+        let directory = try TestDirectory()
+        let first = try DaemonProcess.startReady(in: directory)
+        let second = try DaemonProcess(
+            in: directory, stateDirectory: directory.file("other-state"), socketPath: first.socketPath,
+            label: "second")
+        #expect(try second.waitForExit() == 1)
+        #expect(
+            second.stderr
+                == "<3>peershared: control socket \(first.socketPath) is in use by another running peershared: "
+                + "stop it, or choose another path with --control-socket\n")
+        #expect(try first.json("ping") == ["pong": true])
+    }
+
+    @Test func aStaleSocketIsReplaced() throws {
+        let directory = try TestDirectory()
+        let path = directory.file("control.sock")
+        // A socket file nobody listens on, as a crashed daemon leaves behind.
+        let fd = try UnixSocket.makeSocket(SOCK_STREAM, for: path)
+        var address = UnixSocket.address(path)!
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        close(fd)
+        #expect(bound == 0)
+        let daemon = try DaemonProcess.startReady(in: directory)
+        try daemon.waitForLogLine(
+            "<6>removed a stale control socket left by an earlier run", containing: path)
+        #expect(try daemon.json("ping") == ["pong": true])
+    }
+
+    @Test func anUnknownConfigKeyIsRefusedNamingFileLineKeyAndTheAllowedKeys() throws {
+        let directory = try TestDirectory()
+        let config = try directory.write("peershared.conf", "# colours\nlog_level = info\ncolour = blue\n")
+        let daemon = try DaemonProcess(in: directory, arguments: ["--config", config])
+        #expect(try daemon.waitForExit() == 78)
+        #expect(
+            daemon.stderr
+                == "<3>peershared: \(config):3: unknown setting 'colour'; allowed settings are advertise, "
+                + "control_socket, listen, log_level, max_control_connections, max_control_line_bytes, "
+                + "max_frame_bytes, max_name_bytes, max_photo_bytes, state_dir\n")
+        #expect(daemon.notify.messages.isEmpty)
+    }
+
+    @Test func aBadConfigValueIsRefusedNamingWhatIsAllowed() throws {
+        let directory = try TestDirectory()
+        let config = try directory.write("peershared.conf", "max_control_line_bytes = 10\n")
+        let daemon = try DaemonProcess(in: directory, arguments: ["--config", config])
+        #expect(try daemon.waitForExit() == 78)
+        #expect(
+            daemon.stderr
+                == "<3>peershared: \(config):1: bad value '10' for max_control_line_bytes: expected a byte count "
+                + "such as 65536, 64KiB, 16MiB or 4GiB, from 1KiB to 1GiB\n")
+    }
+
+    @Test func aMissingConfigFileIsRefused() throws {
+        let directory = try TestDirectory()
+        let daemon = try DaemonProcess(in: directory, arguments: ["--config", directory.file("nope.conf")])
+        #expect(try daemon.waitForExit() == 78)
+        #expect(
+            daemon.stderr
+                == "<3>peershared: cannot read config file \(directory.file("nope.conf")): no such file\n")
+    }
+
+    @Test func aBadFlagValueAndAnUnknownFlagAreRefused() throws {
+        let directory = try TestDirectory()
+        let badValue = try DaemonProcess(in: directory, arguments: ["--advertise", "nowhere"], label: "bad")
+        #expect(try badValue.waitForExit() == 78)
+        #expect(
+            badValue.stderr
+                == "<3>peershared: --advertise: bad value 'nowhere' for advertise: expected HOST:PORT, such as "
+                + "0.0.0.0:7733, 127.0.0.1:0 or [::1]:7733\n")
+        let unknown = try DaemonProcess(in: directory, arguments: ["--colour", "blue"], label: "unknown")
+        #expect(try unknown.waitForExit() == 64)
+        #expect(unknown.stderr == "peershared: unknown option '--colour' (see 'peershared --help')\n")
+    }
+
+    @Test func flagsOverrideTheConfigFile() throws {
+        let directory = try TestDirectory()
+        let config = try directory.write(
+            "peershared.conf", "log_level = error\nadvertise = example.org:7733\n")
+        let daemon = try DaemonProcess.startReady(
+            in: directory,
+            arguments: ["--config", config, "--log-level", "debug", "--advertise", "example.net:1"])
+        let status = try daemon.json("status")
+        #expect(status["log_level"] == "debug")
+        #expect(status["advertise"] == "example.net:1")
+        #expect(status["config_file"] == .string(config))
+    }
+}

@@ -1,0 +1,132 @@
+import ControlProtocol
+import Foundation
+import Glibc
+
+/// A real `peershared` started for one test, with its own state directory, control
+/// socket, NOTIFY_SOCKET and log file, plus the way to drive it with the real `peershare`.
+///
+/// Typical use: `let daemon = try DaemonProcess.startReady(in: directory)`, then
+/// `daemon.cli("--json", "status")`, `daemon.send(SIGTERM)`, `daemon.waitForExit()`.
+final class DaemonProcess: @unchecked Sendable {
+    let directory: TestDirectory
+    let stateDirectory: String
+    let socketPath: String
+    let notify: NotifyListener
+    let child: ChildProcess
+
+    /// The environment every child gets: a private HOME (so no real config is read) and
+    /// nothing else from the test process.
+    static func baseEnvironment(_ directory: TestDirectory) -> [String: String] {
+        ["HOME": directory.path, "PATH": "/usr/bin:/bin"]
+    }
+
+    /// Starts `peershared` without waiting for READY=1. `arguments` come after the
+    /// harness's own `--state-dir`, `--control-socket` and `--listen 127.0.0.1:0`.
+    init(
+        in directory: TestDirectory, arguments: [String] = [], environment: [String: String] = [:],
+        stateDirectory: String? = nil, socketPath: String? = nil, label: String = "peershared"
+    ) throws {
+        self.directory = directory
+        self.stateDirectory = stateDirectory ?? directory.file("state")
+        self.socketPath = socketPath ?? directory.file("control.sock")
+        notify = try NotifyListener(path: directory.file("\(label).notify"))
+        var env = Self.baseEnvironment(directory)
+        env["NOTIFY_SOCKET"] = notify.address
+        env.merge(environment) { _, given in given }
+        let fixed = [
+            "--state-dir", self.stateDirectory, "--control-socket", self.socketPath, "--listen",
+            "127.0.0.1:0",
+        ]
+        child = try ChildProcess(
+            executable: try Products.path("peershared"), arguments: fixed + arguments, environment: env,
+            directory: directory, label: label)
+    }
+
+    /// Starts `peershared` and waits for READY=1.
+    static func startReady(
+        in directory: TestDirectory, arguments: [String] = [], environment: [String: String] = [:]
+    ) throws -> DaemonProcess {
+        let daemon = try DaemonProcess(in: directory, arguments: arguments, environment: environment)
+        try daemon.waitUntilReady()
+        return daemon
+    }
+
+    deinit {
+        child.send(SIGKILL)
+    }
+
+    var pid: Int32 { child.pid }
+
+    var stderr: String { child.stderr }
+
+    /// Waits for READY=1 on the notify socket; fails early, with the log, if the daemon exits.
+    @discardableResult
+    func waitUntilReady(timeout: Duration = .seconds(20)) throws -> String {
+        do {
+            return try notify.next(containing: "READY=1", timeout: timeout)
+        } catch {
+            throw HarnessError("peershared did not become ready: \(error)\nstderr:\n\(stderr)")
+        }
+    }
+
+    func send(_ signal: Int32) { child.send(signal) }
+
+    func waitForExit(timeout: Duration = .seconds(20)) throws -> Int32 {
+        try child.waitForExit(timeout: timeout)
+    }
+
+    /// Waits until the daemon's stderr contains `text`.
+    func waitForLog(_ text: String, timeout: Duration = .seconds(20)) throws {
+        try waitUntil("'\(text)' in the daemon log:\n\(stderr)", timeout: timeout) { stderr.contains(text) }
+    }
+
+    /// Waits until a line of the daemon's stderr starts with `prefix` and contains every
+    /// one of `parts` (metadata order is not part of the contract).
+    func waitForLogLine(_ prefix: String, containing parts: String..., timeout: Duration = .seconds(20))
+        throws
+    {
+        try waitUntil("a line '\(prefix)…\(parts)' in the daemon log:\n\(stderr)", timeout: timeout) {
+            stderr.split(separator: "\n").contains { line in
+                line.hasPrefix(prefix) && parts.allSatisfy { line.contains($0) }
+            }
+        }
+    }
+
+    /// Runs `peershare --socket <this daemon's socket> ARGS…` to completion.
+    func cli(_ arguments: String..., environment: [String: String] = [:]) throws -> CLIResult {
+        try CLI.run(["--socket", socketPath] + arguments, in: directory, environment: environment)
+    }
+
+    /// Runs `peershare --json --socket … ARGS…` and parses its stdout; fails unless it exits 0.
+    func json(_ arguments: String...) throws -> JSON {
+        let result = try CLI.run(["--json", "--socket", socketPath] + arguments, in: directory)
+        guard result.status == 0, let value = JSONLine.decode(Data(result.stdout.utf8)) else {
+            throw HarnessError("peershare \(arguments) failed: \(result)")
+        }
+        return value
+    }
+
+    /// Starts a long-running `peershare` (such as `watch`) against this daemon.
+    func startCLI(_ arguments: String..., label: String) throws -> ChildProcess {
+        try ChildProcess(
+            executable: try Products.path("peershare"), arguments: ["--socket", socketPath] + arguments,
+            environment: Self.baseEnvironment(directory), directory: directory, label: label)
+    }
+}
+
+/// Runs the real `peershare`.
+enum CLI {
+    static func run(
+        _ arguments: [String], in directory: TestDirectory, environment: [String: String] = [:],
+        timeout: Duration = .seconds(20)
+    ) throws -> CLIResult {
+        let label = "peershare-\(UUID().uuidString.prefix(8))"
+        let env = DaemonProcess.baseEnvironment(directory).merging(environment) { _, given in given }
+        let child = try ChildProcess(
+            executable: try Products.path("peershare"), arguments: arguments, environment: env,
+            directory: directory,
+            label: label)
+        let status = try child.waitForExit(timeout: timeout)
+        return CLIResult(status: status, stdout: child.stdout, stderr: child.stderr)
+    }
+}

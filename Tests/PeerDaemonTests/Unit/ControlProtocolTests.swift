@@ -1,0 +1,97 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+@Suite struct ControlProtocolTests {
+    @Test func jsonRoundTripsAndKeepsIntegersIntegers() throws {
+        let value: JSON = [
+            "id": 1, "ratio": 0.5, "name": "a/b", "tags": ["x", nil, true], "nested": ["k": []],
+        ]
+        let text = JSONLine.string(value)
+        #expect(text == #"{"id":1,"name":"a/b","nested":{"k":[]},"ratio":0.5,"tags":["x",null,true]}"#)
+        #expect(JSONLine.decode(Data(text.utf8)) == value)
+        #expect(JSONLine.encode("line\nbreak").last == 0x0A)
+        #expect(!JSONLine.text("line\nbreak").contains(0x0A))
+    }
+
+    @Test func requestsAreParsedAndTheirErrorsKeepTheID() throws {
+        let request = try ControlRequest(
+            line: Data(#"{"id":"r1","command":"photo.add","args":{"name":"n"}}"#.utf8))
+        #expect(request == ControlRequest(id: "r1", command: "photo.add", args: ["name": "n"]))
+        #expect(try ControlRequest(line: Data(#"{"command":"ping","args":null}"#.utf8)).args == [:])
+        do {
+            _ = try ControlRequest(line: Data(#"{"id": 5, "command": 3}"#.utf8))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.id == 5)
+            #expect(error.error.code == .invalidRequest)
+        }
+    }
+
+    @Test func responsesAndEventsReadBackWhatTheyWrite() throws {
+        let failure = ControlResponse.failure(id: 2, error: ControlError(.unknownCommand, "nope"))
+        #expect(ControlResponse(json: failure.json) == failure)
+        #expect(
+            failure.json == ["id": 2, "ok": false, "error": ["code": "unknown_command", "message": "nope"]])
+        let event = ControlEvent(
+            type: "t", time: Date(timeIntervalSince1970: 1_700_000_000.25), data: ["k": 1])
+        #expect(event.json["time"] == "2023-11-14T22:13:20.250Z")
+        #expect(ControlEvent(json: event.json) == event)
+    }
+
+    /// Framing must not depend on how the stream is cut into reads.
+    @Test(arguments: [1, 7, 42, 1_234_567])
+    func lineBufferSplitsLinesWhateverTheChunkSizes(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        let lines = (0..<200).map { index in
+            String(repeating: "x", count: Int.random(in: 0...80, using: &generator)) + "\(index)"
+        }
+        let stream = Array(lines.map { $0 + ($0.count % 3 == 0 ? "\r\n" : "\n") }.joined().utf8)
+        var buffer = LineBuffer(maxLineBytes: 100)
+        var output: [String] = []
+        var offset = 0
+        while offset < stream.count {
+            let size = Int.random(in: 1...64, using: &generator)
+            buffer.append(stream[offset..<min(offset + size, stream.count)])
+            offset += size
+            while case .line(let bytes)? = buffer.nextLine() {
+                output.append(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        #expect(output == lines, "seed \(seed)")
+        #expect(buffer.pendingByteCount == 0)
+    }
+
+    @Test func lineBufferRefusesALineOverTheCapBeforeItsNewlineArrives() {
+        var buffer = LineBuffer(maxLineBytes: 4)
+        buffer.append(Array("abcd\nabc".utf8))
+        #expect(buffer.nextLine() == .line(Array("abcd".utf8)))
+        #expect(buffer.nextLine() == nil)
+        buffer.append(Array("de".utf8))
+        #expect(buffer.nextLine() == .tooLong)
+    }
+
+    @Test func defaultPathsAreSharedByDaemonAndCLI() {
+        let paths = PeerSharePaths(environment: ["HOME": "/h", "XDG_RUNTIME_DIR": "/run/user/1"])
+        #expect(paths.stateDirectory == "/h/.local/state/peershare")
+        #expect(paths.controlSocket == "/run/user/1/peershare/peershared.sock")
+        #expect(paths.configFile == "/h/.config/peershare/peershared.conf")
+        let systemd = PeerSharePaths(environment: [
+            "HOME": "/h", "CONFIGURATION_DIRECTORY": "/h/.config/peershare",
+        ])
+        #expect(systemd.configFile == "/h/.config/peershare/peershared.conf")
+    }
+}
+
+/// A small deterministic generator (SplitMix64) so failures print a reproducible seed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
