@@ -8,14 +8,19 @@ import Synchronization
 public final class FrameStream: @unchecked Sendable {
     public let connection: TLSConnection
     public let maximumFrameSize: Int
-    private let decoder: Mutex<FrameDecoder>
-    /// How much one socket read asks for.
-    private static let readChunkSize = 64 * 1024
+    /// The receiving side's state; only `receive` touches it.
+    private let reader: Mutex<ReadState>
+
+    private struct ReadState {
+        var decoder: FrameDecoder
+        /// Reused for every socket read, so small frames cost no allocation beyond their own.
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    }
 
     public init(connection: TLSConnection, maximumFrameSize: Int = WireLimits.defaultMaximumFrameSize) {
         self.connection = connection
         self.maximumFrameSize = maximumFrameSize
-        self.decoder = Mutex(FrameDecoder(maximumFrameSize: maximumFrameSize))
+        self.reader = Mutex(ReadState(decoder: FrameDecoder(maximumFrameSize: maximumFrameSize)))
     }
 
     /// Sends one frame.
@@ -41,29 +46,28 @@ public final class FrameStream: @unchecked Sendable {
     /// The next frame, blocking until it has fully arrived; nil when the other side closed
     /// the connection cleanly between two frames.
     public func receive() throws(FrameStreamError) -> Frame? {
-        try decoder.withLock { (decoder) throws(FrameStreamError) -> Frame? in
-            var chunk = [UInt8](repeating: 0, count: Self.readChunkSize)
+        try reader.withLock { (state) throws(FrameStreamError) -> Frame? in
             while true {
                 let output: FrameDecoder.Output
                 do throws(WireError) {
-                    output = try decoder.next()
+                    output = try state.decoder.next()
                 } catch {
                     throw .wire(error)
                 }
                 if case .frame(let frame) = output { return frame }
                 let count: Int
                 do throws(TLSError) {
-                    count = try chunk.withUnsafeMutableBytes { raw in
+                    count = try state.chunk.withUnsafeMutableBytes { raw in
                         Result { () throws(TLSError) -> Int in try connection.read(into: raw) }
                     }.get()
                 } catch {
                     throw .transport(error)
                 }
                 if count == 0 {
-                    do throws(WireError) { try decoder.finish() } catch { throw .wire(error) }
+                    do throws(WireError) { try state.decoder.finish() } catch { throw .wire(error) }
                     return nil
                 }
-                chunk.withUnsafeBytes { decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                state.decoder.feed(state.chunk[0..<count])
             }
         }
     }
