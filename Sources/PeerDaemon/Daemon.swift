@@ -3,13 +3,16 @@ import Dispatch
 import Foundation
 import Glibc
 import Replication
+import Store
 import Synchronization
 
 /// Wires the daemon's parts together and runs their lifecycle: start, reload, stop.
 ///
 /// Holds no business logic. Start-up order matters: state directory and lock first (so a
-/// second daemon touches nothing), identity, peer listener, then the control socket, and
-/// READY=1 only once that socket accepts connections.
+/// second daemon touches nothing), identity, the library (both stores open), peer
+/// listener, then the control socket, and READY=1 only once that socket accepts
+/// connections. Stopping runs the other way: the control server drains (requests in
+/// flight, and so their transactions, finish) before the stores close.
 final class Daemon: Sendable {
     private let loader: SettingsLoader
     private let logSink: LogSink
@@ -18,6 +21,7 @@ final class Daemon: Sendable {
     private let lock: StateDirectoryLock
     private let state: DaemonState
     private let bus = EventBus()
+    private let library: LibraryHandle
     private let listener: PeerListener
     private let control: ControlServer
     private let watchdog: Watchdog?
@@ -41,12 +45,18 @@ final class Daemon: Sendable {
         } catch {
             throw .identity(directory: identityDirectory, reason: error.description)
         }
+        let library = try LibraryStartup.open(
+            stateDirectory: settings.stateDirectory, localPeer: identity.peerID,
+            limits: settings.limits.store,
+            logger: logger)
+        HistoryPublisher.publish(library, on: bus)
+        self.library = LibraryHandle(library)
         listener = try PeerListener(address: settings.listen)
         state = DaemonState(
             peerID: identity.peerID, pid: getpid(), listenAddress: listener.boundAddress, settings: settings,
             configFile: loader.configFile)
         control = try ControlServer(path: settings.controlSocket, logger: logger)
-        let services = DaemonServices(state: state, bus: bus, logger: logger)
+        let services = DaemonServices(state: state, bus: bus, logger: logger, library: library)
         let control = control
         watchdog = Watchdog(environment: environment, notifier: notifier) { control.isAccepting }
         control.start(routes: .catalog(services)) { [state] in state.settings.limits }
@@ -105,7 +115,7 @@ final class Daemon: Sendable {
     }
 
     /// Stops gracefully: no new clients, requests in flight finish, the socket file goes,
-    /// the lock is released. Later calls do nothing.
+    /// the stores close, the lock is released. Later calls do nothing.
     func stop(reason: String) {
         let first = stopping.withLock { isStopping in
             defer { isStopping = true }
@@ -118,6 +128,7 @@ final class Daemon: Sendable {
         watchdog?.stop()
         control.stop()
         listener.stop()
+        library.close()
         lock.release()
         logger.info("stopped")
         stopped.signal()

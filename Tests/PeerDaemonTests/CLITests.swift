@@ -70,7 +70,10 @@ import Testing
         #expect(status.status == 0)
         #expect(status.stdout.hasPrefix("peer ID         \(peerID)\nlisten          127.0.0.1:"))
         #expect(status.stdout.contains("\ncontrol socket  \(daemon.socketPath)\n"))
-        #expect(status.stdout.hasSuffix("\nzones           none\n"))
+        #expect(
+            status.stdout.hasSuffix(
+                "\nphotos          0\ntags            0\nzones           default (private, owner): 0 photos, 0 tags\n"
+            ))
         #expect(try daemon.cli("ping").stdout == "pong\n")
     }
 

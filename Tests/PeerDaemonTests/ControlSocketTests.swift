@@ -121,7 +121,7 @@ import Testing
             keys == [
                 "peer_id", "listen", "advertise", "control_socket", "state_dir", "config_file", "pid",
                 "uptime",
-                "log_level", "version", "watchers", "zones",
+                "log_level", "version", "watchers", "zones", "photos", "tags",
             ])
         #expect(status["peer_id"] == .string(peerID))
         let listen = try #require(status["listen"]?.stringValue)
@@ -130,7 +130,12 @@ import Testing
         #expect(status["control_socket"] == .string(daemon.socketPath))
         #expect(status["state_dir"] == .string(daemon.stateDirectory))
         #expect(status["pid"] == .int(Int(daemon.pid)))
-        #expect(status["zones"] == [])
+        #expect(
+            status["zones"] == [
+                ["id": "default", "store": "private", "role": "owner", "title": nil, "photos": 0, "tags": 0]
+            ])
+        #expect(status["photos"] == 0)
+        #expect(status["tags"] == 0)
         #expect((status["uptime"]?.doubleValue ?? -1) >= 0)
     }
 

@@ -8,6 +8,14 @@ enum Formatting {
         return rows.map { $0.0.padded(to: width) + $0.1 }.joined(separator: "\n")
     }
 
+    /// The first 8 characters of an ID: unique in practice, and accepted back as a prefix.
+    static func shortID(_ id: String) -> String { String(id.prefix(8)) }
+
+    /// `1 photo`, `3 photos`.
+    static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+
     /// A JSON value as people read it: strings bare, everything else compact JSON.
     static func text(_ value: JSON?) -> String {
         guard let value else { return "-" }
