@@ -34,8 +34,11 @@ import Testing
                     "id": [7], "ok": false,
                     "error": [
                         "code": "unknown_command",
-                        "message":
-                            "unknown command 'photo.frobnicate': the commands are id, ping, status, watch",
+                        "message": .string(
+                            "unknown command 'photo.frobnicate': the commands are history, id, photo.add, "
+                                + "photo.delete, photo.export, photo.list, photo.rename, photo.show, ping, rate, "
+                                + "rating.delete, rating.list, status, tag.add, tag.delete, tag.list, tag.remove, "
+                                + "tag.toggle, watch"),
                     ],
                 ])
         #expect(try client.request(#"{"id": 2, "command": "ping"}"#)["ok"] == true)

@@ -6,6 +6,11 @@ extension ControlRoutes {
     static func catalog(_ services: DaemonServices) -> ControlRoutes {
         var routes = ControlRoutes()
         routes.registerDaemonInfo(services)
+        routes.registerPhotos(services)
+        routes.registerPhotoEdits(services)
+        routes.registerTags(services)
+        routes.registerRatings(services)
+        routes.registerHistory(services)
         routes.registerWatch(services)
         return routes
     }
