@@ -13,6 +13,8 @@ final class DaemonProcess: @unchecked Sendable {
     let socketPath: String
     let notify: NotifyListener
     let child: ChildProcess
+    /// The arguments after the harness's own, kept for `restart`.
+    let arguments: [String]
 
     /// The environment every child gets: a private HOME (so no real config is read) and
     /// nothing else from the test process.
@@ -29,6 +31,7 @@ final class DaemonProcess: @unchecked Sendable {
         self.directory = directory
         self.stateDirectory = stateDirectory ?? directory.file("state")
         self.socketPath = socketPath ?? directory.file("control.sock")
+        self.arguments = arguments
         notify = try NotifyListener(path: directory.file("\(label).notify"))
         var env = Self.baseEnvironment(directory)
         env["NOTIFY_SOCKET"] = notify.address
@@ -94,6 +97,10 @@ final class DaemonProcess: @unchecked Sendable {
 
     /// Runs `peershare --socket <this daemon's socket> ARGS…` to completion.
     func cli(_ arguments: String..., environment: [String: String] = [:]) throws -> CLIResult {
+        try cli(arguments, environment: environment)
+    }
+
+    func cli(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIResult {
         try CLI.run(["--socket", socketPath] + arguments, in: directory, environment: environment)
     }
 

@@ -9,8 +9,9 @@ extension ControlRoutes {
         registerWithProgress("photo.export", summary: "copy a photo's full-size data to a file") {
             args, progress in
             try args.allowOnly(["photo", "file"])
-            let photo = try Self.photo(try args.string("photo"), in: library)
-            let destination = Self.exportPath(try args.absolutePath("file"), for: photo)
+            let (reference, file) = (try args.string("photo"), try args.absolutePath("file"))
+            let photo = try Self.photo(reference, in: library)
+            let destination = Self.exportPath(file, for: photo)
             guard !photo.pending else {
                 throw ControlError(
                     .pending,
@@ -30,8 +31,9 @@ extension ControlRoutes {
         }
         register("photo.rename", summary: "give a photo a new name") { args in
             try args.allowOnly(["photo", "name"])
-            let resolved = try library.resolve(.photo, try args.string("photo"))
-            try resolved.store.renamePhoto(resolved.id, to: try args.string("name"))
+            let (reference, name) = (try args.string("photo"), try args.string("name"))
+            let resolved = try library.resolve(.photo, reference)
+            try resolved.store.renamePhoto(resolved.id, to: name)
             return try Self.photo(resolved.id, in: library).json
         }
         register("photo.delete", summary: "delete a photo, its data, thumbnail and ratings") { args in

@@ -7,8 +7,9 @@ extension ControlRoutes {
         let library = services.library
         register("rate", summary: "rate a photo from 1 to 5") { args in
             try args.allowOnly(["photo", "value"])
-            let photo = try library.resolve(.photo, try args.string("photo"))
-            let id = try photo.store.rate(photo: photo.id, value: try args.int("value"))
+            let (reference, value) = (try args.string("photo"), try args.int("value"))
+            let photo = try library.resolve(.photo, reference)
+            let id = try photo.store.rate(photo: photo.id, value: value)
             return ["id": .string(id)]
         }
         register("rating.list", summary: "a photo's ratings") { args in

@@ -10,8 +10,9 @@ extension ControlRoutes {
         let library = services.library
         register("tag.add", summary: "tag a photo with the zone's tag of that name, or a new one") { args in
             try args.allowOnly(["photo", "name"])
-            let photo = try library.resolve(.photo, try args.string("photo"))
-            let tag = try photo.store.tag(photo: photo.id, name: try args.string("name"))
+            let (reference, name) = (try args.string("photo"), try args.string("name"))
+            let photo = try library.resolve(.photo, reference)
+            let tag = try photo.store.tag(photo: photo.id, name: name)
             return [
                 "id": .string(tag.id), "uuid": .string(tag.uuid), "name": .string(tag.name),
                 "photo": .string(photo.id),
@@ -19,8 +20,9 @@ extension ControlRoutes {
         }
         register("tag.toggle", summary: "tag a photo if it lacks the tag, untag it otherwise") { args in
             try args.allowOnly(["photo", "tag"])
-            let photo = try library.resolve(.photo, try args.string("photo"))
-            let tag = try library.resolveTag(try args.string("tag"), forPhoto: photo)
+            let (reference, tagReference) = (try args.string("photo"), try args.string("tag"))
+            let photo = try library.resolve(.photo, reference)
+            let tag = try library.resolveTag(tagReference, forPhoto: photo)
             let before = try Self.photo(photo.id, in: library).tags
             let tagged = try photo.store.toggle(photo: photo.id, tag: tag.id)
             let after = try Self.photo(photo.id, in: library).tags
@@ -32,8 +34,9 @@ extension ControlRoutes {
         }
         register("tag.remove", summary: "remove a tag from a photo") { args in
             try args.allowOnly(["photo", "tag"])
-            let photo = try library.resolve(.photo, try args.string("photo"))
-            let tag = try library.resolveTag(try args.string("tag"), forPhoto: photo)
+            let (reference, tagReference) = (try args.string("photo"), try args.string("tag"))
+            let photo = try library.resolve(.photo, reference)
+            let tag = try library.resolveTag(tagReference, forPhoto: photo)
             let name = try Self.photo(photo.id, in: library).tags.first { $0.id == tag.id }?.name
             try photo.store.untag(photo: photo.id, tag: tag.id)
             return [
