@@ -200,6 +200,7 @@ import Testing
         let fixture = try Fixture()
         let daemon = fixture.daemon
         let before = try daemon.snapshot()
+        let blobs = files(under: daemon.libraryDirectory + "/blobs")
         let (arguments, code, message) = bad.make(fixture)
         #expect(try daemon.refusal(arguments) == ControlError(.init(rawValue: code), message))
         let human = try daemon.cli(arguments)
@@ -207,7 +208,7 @@ import Testing
         #expect(human.stdout == "")
         #expect(human.stderr == "peershare: \(message)\n")
         #expect(try daemon.snapshot() == before)
-        #expect(entries(of: daemon.blobDirectory() + "/tmp") == [])
+        #expect(files(under: daemon.libraryDirectory + "/blobs") == blobs)
         #expect(try daemon.json("ping") == ["pong": true])
     }
 

@@ -25,10 +25,12 @@ final class ProgressReporter: @unchecked Sendable {
         self.interval = intervalMilliseconds
     }
 
-    /// Runs `work`, reporting `measure()` (bytes done so far, nil when unknown) out of `total`.
-    func track<T>(total: Int64, measure: @escaping @Sendable () -> Int64?, _ work: () throws -> T) throws -> T
+    /// Runs `work`, reporting `measure()` (bytes done so far, nil when unknown) out of
+    /// `total`; with no total (nothing to copy: a missing file) it reports nothing.
+    func track<T>(total: Int64?, measure: @escaping @Sendable () -> Int64?, _ work: () throws -> T) throws
+        -> T
     {
-        guard let socket else { return try work() }
+        guard let socket, let total else { return try work() }
         let sender = LineSender(socket: socket, requestID: requestID)
         sender.send(bytes: 0, total: total)
         let done = WakePipe()

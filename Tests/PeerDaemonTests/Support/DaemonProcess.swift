@@ -47,9 +47,11 @@ final class DaemonProcess: @unchecked Sendable {
 
     /// Starts `peershared` and waits for READY=1.
     static func startReady(
-        in directory: TestDirectory, arguments: [String] = [], environment: [String: String] = [:]
+        in directory: TestDirectory, arguments: [String] = [], environment: [String: String] = [:],
+        stateDirectory: String? = nil
     ) throws -> DaemonProcess {
-        let daemon = try DaemonProcess(in: directory, arguments: arguments, environment: environment)
+        let daemon = try DaemonProcess(
+            in: directory, arguments: arguments, environment: environment, stateDirectory: stateDirectory)
         try daemon.waitUntilReady()
         return daemon
     }

@@ -17,7 +17,7 @@ extension ControlRoutes {
             )
             try InputFile.requireRegularOrMissing(file)
             let id = try progress.track(
-                total: InputFile.size(file) ?? 0, measure: { TransferProbe.readOffset(of: file) }
+                total: InputFile.size(file), measure: { TransferProbe.readOffset(of: file) }
             ) {
                 try library.addPhoto(file: file, name: name, thumbnail: thumbnail, tags: tags, share: share)
             }
