@@ -212,6 +212,19 @@ import Testing
         #expect(try daemon.json("ping") == ["pong": true])
     }
 
+    /// Root reads any file whatever its mode, so this runs only as another user.
+    @Test(.enabled(if: geteuid() != 0, "root can read a file of mode 000"))
+    func aFileTheDaemonMayNotReadIsRefused() throws {
+        let fixture = try Fixture()
+        let locked = try fixture.directory.write("locked.jpg", bytes: randomBytes(10))
+        chmod(locked, 0)
+        let before = try fixture.daemon.snapshot()
+        #expect(
+            try fixture.daemon.refusal("photo", "add", locked)
+                == ControlError("unreadable_file", "cannot read \(locked): Permission denied"))
+        #expect(try fixture.daemon.snapshot() == before)
+    }
+
     @Test func anAmbiguousPrefixNamesHowManyObjectsMatch() throws {
         let directory = try TestDirectory()
         let daemon = try DaemonProcess.startReady(in: directory)
