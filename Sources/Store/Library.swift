@@ -10,6 +10,8 @@ public final class Library: @unchecked Sendable {
     public let sharedStore: LibraryStore
     public let localPeer: PeerID
     public let limits: StoreLimits
+    /// The key share-URL tokens are derived from (`invite.key`, mode 0600).
+    let inviteSecret: [UInt8]
 
     /// Opens (creating if needed) `private.sqlite`, `shared.sqlite` and the blob directories
     /// in `directory`.
@@ -21,6 +23,7 @@ public final class Library: @unchecked Sendable {
         try BlobStore.makeDirectory(directory + "/blobs")
         self.localPeer = localPeer
         self.limits = limits
+        inviteSecret = try SecretFile.loadOrCreate(path: directory + "/invite.key")
         privateStore = try LibraryStore(
             path: directory + "/private.sqlite", kind: .private, localPeer: localPeer,
             blobs: try BlobStore(root: directory + "/blobs/private"), clock: clock, limits: limits, ids: ids)
@@ -58,6 +61,16 @@ public final class Library: @unchecked Sendable {
             try? store.collectBlob(data.hash)
             throw error
         }
+    }
+
+    /// The current invitation token of a share this peer owns (the secret of its URL).
+    public func invitationToken(zone: String) throws -> String {
+        try privateStore.invitationToken(zone: zone, secret: inviteSecret)
+    }
+
+    /// Revokes every URL of the share handed out so far; returns the new token.
+    public func revokeInvitations(zone: String) throws -> String {
+        try privateStore.revokeInvitations(zone: zone, secret: inviteSecret)
     }
 
     /// What a typed reference resolved to.
