@@ -19,7 +19,8 @@ struct RawInsertBench {
             try db.transaction {
                 for (p, row) in values.enumerated() {
                     try db.run(
-                        "INSERT INTO photos VALUES (?, ?, ?, ?, ?, ?, ?)", row.0, "zone", row.1, row.2, Int64(p), hash,
+                        "INSERT INTO photos VALUES (?, ?, ?, ?, ?, ?, ?)", row.0, "zone", row.1, row.2,
+                        Int64(p), hash,
                         Int64(100_000))
                 }
             }
