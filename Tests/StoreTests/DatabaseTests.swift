@@ -27,6 +27,20 @@ import Testing
         #expect(try f.db.integrityCheck() == "ok")
     }
 
+    @Test func aDatabaseThatCannotUseWALIsRefused() throws {
+        let error = try #require(throws: DatabaseError.self) { try Database(path: ":memory:") }
+        #expect(
+            error.description == "SQLite error \(SQLITE_ERROR): WAL mode refused (got memory) for :memory:")
+    }
+
+    @Test func aFileInAMissingDirectoryNamesThePath() throws {
+        let dir = TempDir()
+        let path = dir.path + "/missing/test.sqlite"
+        let error = try #require(throws: DatabaseError.self) { try Database(path: path) }
+        #expect(error.code == SQLITE_CANTOPEN)
+        #expect(error.description.hasSuffix("(\(path))"))
+    }
+
     @Test func aForeignKeyViolationIsRefused() throws {
         let f = try Fixture()
         try f.db.execute("CREATE TABLE child (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES t(id))")
