@@ -152,8 +152,8 @@ import Testing
         try f.db.run("INSERT INTO t (id, secret) VALUES (1, ?)", text)
         let storedBytes = try f.db.first("SELECT length(CAST(secret AS BLOB)) FROM t") { $0.int(0) }
         #expect(storedBytes == text.utf8.count, "SQLite holds \(storedBytes ?? -1) bytes")
-        let read = try f.db.first("SELECT secret FROM t") { $0.string(0) }
-        #expect(read == text, "read back \(read.debugDescription)")
+        let read = try f.db.first("SELECT secret FROM t") { Array($0.string(0).utf8) }
+        #expect(read == Array(text.utf8))
     }
 
     @Test func otherValuesRoundTrip() throws {

@@ -165,6 +165,20 @@ import Testing
         }
     }
 
+    @Test func aStoppedShareTakesNoNewPhoto() throws {
+        // Else the photo would land in a zone nobody replicates, outside the default zone.
+        let zone = try lib.priv.createShare(photo: shared, title: "Holidays", publicPermission: .none)
+        try lib.priv.stopShare(zone, purge: false)
+        let blobs = files(under: lib.blobRoot(.private))
+        let file = lib.dir.file("late.jpg", bytes: [77])
+        #expect(throws: StoreError.invalid("share \(zone.prefix(8)) has been stopped")) {
+            try lib.library.addPhoto(file: file, share: zone)
+        }
+        #expect(try lib.priv.photos(zone: zone).isEmpty)
+        #expect(try lib.priv.photos().count == 2)
+        #expect(files(under: lib.blobRoot(.private)) == blobs)
+    }
+
     @Test func stoppingWithPurgeDeletesThePhotosAndTheirUnusedData() throws {
         let zone = try lib.priv.createShare(photo: shared, title: "Holidays", publicPermission: .none)
         try lib.priv.stopShare(zone, purge: true)
