@@ -93,7 +93,8 @@ public final class Library: @unchecked Sendable {
             throw StoreError.notFound(kind: entity.rawValue, reference: reference)
         }
         guard matches.count == 1 else {
-            throw StoreError.ambiguous(kind: entity.rawValue, reference: reference, matches: matches.count)
+            let total = try stores.reduce(0) { $0 + (try $1.countMatching(entity, prefix: prefix)) }
+            throw StoreError.ambiguous(kind: entity.rawValue, reference: reference, matches: total)
         }
         return first
     }
@@ -132,6 +133,19 @@ extension LibraryStore {
         case .share: sql = "SELECT id FROM zones WHERE id >= ? AND id < ? AND id != 'default' LIMIT 5"
         }
         return try read { try db.query(sql, prefix, upper) { $0.string(0) } }
+    }
+
+    /// How many live objects' IDs start with `prefix`.
+    func countMatching(_ entity: ResolvableEntity, prefix: String) throws -> Int {
+        let upper = prefix + "~"
+        let sql: String
+        switch entity {
+        case .photo: sql = "SELECT count(*) FROM photos WHERE id >= ? AND id < ? AND deleted = 0"
+        case .tag: sql = "SELECT count(*) FROM tags WHERE id >= ? AND id < ? AND deleted = 0 AND winner = id"
+        case .rating: sql = "SELECT count(*) FROM ratings WHERE id >= ? AND id < ? AND deleted = 0"
+        case .share: sql = "SELECT count(*) FROM zones WHERE id >= ? AND id < ? AND id != 'default'"
+        }
+        return try read { try db.first(sql, prefix, upper) { $0.int(0) } ?? 0 }
     }
 
     func requireZoneExists(_ zone: String) throws -> Bool {

@@ -81,12 +81,8 @@ import Testing
             case .linkIDMismatch:
                 return (
                     ObjectChange(
-                        entity: .link, id: LibraryStore.linkID(photo: f.pair.photo, tag: id),
-                        fields: [
-                            f.field(LinkField.photo, .text(f.pair.photo)),
-                            f.field(LinkField.tag, .text(f.summer.id)),
-                            f.field(LinkField.linked, .integer(1)),
-                        ]), "a new link must name its photo and tag, matching its ID"
+                        entity: .link, id: "\(f.pair.photo)-\(id)",
+                        fields: [f.field(LinkField.linked, .integer(1))]), "a link's ID must be PHOTO/TAG"
                 )
             case .ratingOfPhotoOutsideZone:
                 return (

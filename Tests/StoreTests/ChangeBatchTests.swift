@@ -48,14 +48,30 @@ import Testing
         #expect(rest.map(\.changeCount) == [0])
     }
 
-    @Test func aBatchNeverSplitsOneTransaction() throws {
+    /// Every field a batch's `until` claims has arrived by that batch, and a new object
+    /// arrives whole in its first batch.
+    @Test func aBatchHoldsEverythingItsClockClaimsAndWholeObjects() throws {
         let f = try Fixture()
         let sets = try f.owner.priv.changes(zone: f.zone, since: VectorClock(), batchSize: 1)
-        var seen: Set<Stamp> = []
+        #expect(sets.count > 2)
+        let everything = try f.owner.priv.changes(zone: f.zone, since: VectorClock()).flatMap(\.objects)
+        var delivered: Set<String> = []
+        var seenObjects: Set<String> = []
         for set in sets {
-            let stamps = Set(set.objects.flatMap { $0.fields.map(\.stamp) })
-            #expect(stamps.isDisjoint(with: seen), "a stamp spans two batches")
-            seen.formUnion(stamps)
+            for object in set.objects {
+                for field in object.fields { delivered.insert("\(object.id)#\(field.field)#\(field.stamp)") }
+                if seenObjects.insert(object.id).inserted {
+                    let whole = everything.first { $0.id == object.id }!
+                    #expect(Set(object.fields) == Set(whole.fields), "\(object.id) arrived in parts")
+                }
+            }
+            for object in everything {
+                for field in object.fields where set.until.covers(field.stamp) {
+                    #expect(
+                        delivered.contains("\(object.id)#\(field.field)#\(field.stamp)"),
+                        "claimed before sent")
+                }
+            }
         }
     }
 

@@ -197,7 +197,7 @@ import Testing
         try sync(pair.zone, from: pair.owner.priv, to: pair.participant.shared)
         #expect(try pair.participant.shared.share(pair.zone)?.stopped == true)
         #expect(
-            throws: StoreError.permissionDenied("cannot tag this photo: you are not a member of this share")
+            throws: StoreError.invalid("share \(pair.zone.prefix(8)) has been stopped")
         ) {
             try pair.participant.shared.tag(photo: pair.photo, name: "late")
         }

@@ -12,7 +12,7 @@ extension LibraryStore {
     public func invitationToken(zone: String, secret: [UInt8]) throws -> String {
         try read { try requireOwnedShare(zone) }
         return try lock.withLock {
-            try db.transaction {
+            try transaction {
                 if let generation = try db.first(
                     "SELECT generation FROM invitations WHERE zone = ?", zone,
                     map: {
@@ -34,7 +34,7 @@ extension LibraryStore {
     public func revokeInvitations(zone: String, secret: [UInt8]) throws -> String {
         _ = try invitationToken(zone: zone, secret: secret)
         return try lock.withLock {
-            try db.transaction {
+            try transaction {
                 let generation =
                     (try db.first("SELECT generation FROM invitations WHERE zone = ?", zone) { $0.int64(0) }
                         ?? 1) + 1

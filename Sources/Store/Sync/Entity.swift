@@ -74,6 +74,18 @@ public enum Entity: UInt8, CaseIterable, Sendable, Comparable {
         return [("photo_id", .text(photo)), ("tag_id", .text(tag))]
     }
 
+    /// Fields every live object of this kind has from its creation on.
+    public var requiredFields: Set<UInt8> {
+        switch self {
+        case .share: return [1, 2, 3]
+        case .participant: return [1, 2, 3]
+        case .photo: return [1, 2, 3, 4, 5]
+        case .tag: return [1, 2]
+        case .rating: return [1, 2]
+        case .link: return [3]
+        }
+    }
+
     /// Fields that are set when the object is created and never change afterwards; a change
     /// that tries to alter one of them is refused.
     public var immutableFields: Set<UInt8> {
