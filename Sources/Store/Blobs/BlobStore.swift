@@ -79,7 +79,7 @@ public final class BlobStore: Sendable {
         }
         defer { close(input) }
         let temp = destination + ".peershare-partial"
-        let output = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        var output = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard output >= 0 else {
             throw StoreError.io(operation: "creating", path: temp, reason: Self.errorText())
         }
@@ -100,11 +100,12 @@ public final class BlobStore: Sendable {
                 throw StoreError.io(operation: "syncing", path: temp, reason: Self.errorText())
             }
             close(output)
+            output = -1
             guard rename(temp, destination) == 0 else {
                 throw StoreError.io(operation: "renaming to", path: destination, reason: Self.errorText())
             }
         } catch {
-            close(output)
+            if output >= 0 { close(output) }
             unlink(temp)
             throw error
         }

@@ -3,7 +3,7 @@
 /// A released migration is never edited: a change to the schema is a new entry at the end,
 /// so a store written by any earlier version opens and upgrades in place.
 enum Migrations {
-    static let all: [String] = [v1]
+    static let all: [String] = [v1, v2]
 
     /// Brings `db` to the latest version, each migration in its own transaction.
     static func migrate(_ db: Database) throws {
@@ -18,6 +18,21 @@ enum Migrations {
             }
         }
     }
+
+    /// Share invitations the owner can check and revoke (only the hash of each URL's token
+    /// is kept), and shares a participant left whose owner has not been told yet. Both local,
+    /// never replicated.
+    static let v2 = """
+        CREATE TABLE invitations (
+            zone TEXT PRIMARY KEY,
+            generation INTEGER NOT NULL,
+            token_hash TEXT NOT NULL
+        );
+        CREATE TABLE departures (
+            zone TEXT PRIMARY KEY,
+            owner TEXT NOT NULL
+        );
+        """
 
     static let v1 = """
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -79,6 +79,18 @@ extension LibraryStore {
         guard ok else { throw ChangeRefusal("invalid value for \(entity.name).\(column)") }
     }
 
+    /// Refuses a new object that lacks a field every object of its kind has (a tombstone
+    /// alone is fine: the object was created and deleted before the receiver saw it).
+    func checkComplete(_ object: ObjectChange) throws {
+        let present = Set(object.fields.map(\.field))
+        if present == [Entity.deletedField] { return }
+        let missing = object.entity.requiredFields.subtracting(present)
+        guard missing.isEmpty else {
+            let names = missing.sorted().compactMap { object.entity.column(for: $0) }.joined(separator: ", ")
+            throw ChangeRefusal("a new \(object.entity.name) lacks \(names)")
+        }
+    }
+
     /// Refuses a new object that points at a photo or tag the zone does not hold.
     func checkReferences(_ object: ObjectChange, _ context: ApplyContext) throws {
         func value(_ code: UInt8) -> String? {
@@ -118,7 +130,7 @@ extension LibraryStore {
     private func isValidName(_ value: SQLValue) -> Bool {
         guard let name = text(value) else { return false }
         return !name.isEmpty && name.utf8.count <= limits.maxNameBytes
-            && !name.unicodeScalars.contains { $0.value < 0x20 }
+            && Self.hasNoControlCharacters(name)
     }
 
     static func isHexDigest(_ text: String) -> Bool {

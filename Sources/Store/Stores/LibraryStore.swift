@@ -32,12 +32,7 @@ public final class LibraryStore: @unchecked Sendable {
         self.limits = limits
         self.db = try Database(path: path)
         try Migrations.migrate(db)
-        try db.forEach("SELECT idx, peer_id FROM peers") { row in
-            if let peer = PeerID(digest: row.bytes(1)) {
-                peerIndex[peer] = row.int64(0)
-                peerByIndex[row.int64(0)] = peer
-            }
-        }
+        try loadPeers()
         if kind == .private {
             try db.run(
                 "INSERT OR IGNORE INTO zones (id, owner, created_at) VALUES (?, ?, ?)",
@@ -55,6 +50,28 @@ public final class LibraryStore: @unchecked Sendable {
         try lock.withLock { try db.integrityCheck() }
     }
 
+    /// One SQLite transaction; on failure the peer numbering is reloaded, since numbers
+    /// handed out inside the transaction were rolled back with it.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try db.transaction(body)
+        } catch {
+            try? loadPeers()
+            throw error
+        }
+    }
+
+    private func loadPeers() throws {
+        peerIndex = [:]
+        peerByIndex = [:]
+        try db.forEach("SELECT idx, peer_id FROM peers") { row in
+            if let peer = PeerID(digest: row.bytes(1)) {
+                peerIndex[peer] = row.int64(0)
+                peerByIndex[row.int64(0)] = peer
+            }
+        }
+    }
+
     /// The small integer standing for `peer` in the stamps and clocks tables.
     func index(of peer: PeerID) throws -> Int64 {
         if let idx = peerIndex[peer] { return idx }
@@ -69,7 +86,7 @@ public final class LibraryStore: @unchecked Sendable {
     /// observers. Returns the body's result.
     func write<T>(author: HistoryAuthor, _ body: (Transaction) throws -> T) throws -> T {
         let (result, entry): (T, HistoryEntry?) = try lock.withLock {
-            try db.transaction {
+            try transaction {
                 let tx = Transaction(
                     store: self, author: author, stamp: Stamp(hlc: clock.tick(), peer: localPeer))
                 let result = try body(tx)
