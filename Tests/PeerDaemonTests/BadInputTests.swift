@@ -236,8 +236,7 @@ import Testing
         let groups = Dictionary(grouping: ids) { String($0.prefix(1)) }
         let (prefix, matching) = try #require(groups.first { $0.value.count > 1 })
         let before = try daemon.snapshot()
-        // The store stops counting at 5 per store: enough to say "more characters".
-        let message = "'\(prefix)' matches \(min(matching.count, 5)) photos: give more characters of the ID"
+        let message = "'\(prefix)' matches \(matching.count) photos: give more characters of the ID"
         for arguments in [["photo", "show", prefix], ["rate", prefix, "3"], ["photo", "delete", prefix]] {
             #expect(try daemon.refusal(arguments) == ControlError("ambiguous", message))
         }
