@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 @testable import Store
@@ -119,17 +120,17 @@ import Testing
         #expect(f.tempFiles.isEmpty)
     }
 
-    @Test func aStreamThatGrowsOverTheLimitLeavesNoTempFile() throws {
-        // /dev/zero reports size 0, so only the streaming check can stop it.
+    @Test func aDeviceOrPipeIsRefusedBeforeReadingAByte() throws {
+        // /dev/zero would stream forever; a named pipe would block the open.
         let f = try Fixture()
-        let error = try #require(throws: StoreError.self) {
+        #expect(throws: StoreError.unreadableFile(path: "/dev/zero", reason: "it is not a regular file")) {
             try f.blobs.importFile(at: "/dev/zero", limit: 1_000)
         }
-        guard case .photoTooLarge(let size, let limit) = error else {
-            Issue.record("expected photoTooLarge, got \(error)")
-            return
+        let fifo = f.dir.path + "/pipe"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: StoreError.unreadableFile(path: fifo, reason: "it is not a regular file")) {
+            try f.blobs.importFile(at: fifo, limit: 1_000)
         }
-        #expect(size > 1_000 && limit == 1_000)
         #expect(f.storedFiles.isEmpty)
         #expect(f.tempFiles.isEmpty)
     }

@@ -20,8 +20,7 @@ struct ZoneSummary: Sendable, Equatable {
     static func all(in library: Library) throws -> [ZoneSummary] {
         var result: [ZoneSummary] = []
         for store in library.stores {
-            let photos = Dictionary(grouping: try store.photos(), by: \.zone).mapValues(\.count)
-            let tags = Dictionary(grouping: try store.tags(), by: \.zone).mapValues(\.count)
+            let counts = try store.counts()
             let titles = Dictionary(try store.shares().map { ($0.zone, $0.title) }) { first, _ in first }
             for zone in try store.zones() {
                 let isDefault = store.kind == .private && zone.id == LibraryStore.defaultZone
@@ -29,8 +28,8 @@ struct ZoneSummary: Sendable, Equatable {
                     ZoneSummary(
                         id: zone.id, store: store.kind,
                         role: zone.owner == library.localPeer.description ? .owner : .participant,
-                        title: isDefault ? nil : titles[zone.id], photos: photos[zone.id] ?? 0,
-                        tags: tags[zone.id] ?? 0))
+                        title: isDefault ? nil : titles[zone.id], photos: counts[zone.id]?.photos ?? 0,
+                        tags: counts[zone.id]?.tags ?? 0))
             }
         }
         return result

@@ -8,7 +8,7 @@ import Glibc
 extension LibraryStore {
     public func apply(_ set: ChangeSet, from sender: PeerID) throws -> ApplyReport {
         var report = ApplyReport()
-        let entry: HistoryEntry? = try lock.withLock {
+        try lock.withLock {
             try transaction {
                 guard let owner = try owner(of: set.zone) else { throw SyncError.unknownZone(set.zone) }
                 let current = try loadClock(set.zone)
@@ -43,10 +43,10 @@ extension LibraryStore {
                 // everyone's.
                 let vouched = sender == owner ? set.until : VectorClock([sender: set.until[sender]])
                 try mergeClock(set.zone, with: vouched)
-                return try tx.finish()
+                if let entry = try tx.finish() { committed.append(entry) }
             }
         }
-        if let entry { notify(entry) }
+        notifyCommitted()
         if report.touchedTags {
             let canWrite = try read { try permission(of: localPeer, in: set.zone) == .readWrite }
             if canWrite { report.deduplicated = try deduplicate(zone: set.zone) }

@@ -16,6 +16,9 @@ public final class LibraryStore: @unchecked Sendable {
     var peerIndex: [PeerID: Int64] = [:]
     var peerByIndex: [Int64: PeerID] = [:]
     private var observers: [@Sendable (HistoryEntry) -> Void] = []
+    /// Committed entries not yet given to the observers, in token order.
+    var committed: [HistoryEntry] = []
+    private var draining = false
 
     /// The private store's zone that is never shared.
     public static let defaultZone = "default"
@@ -85,16 +88,16 @@ public final class LibraryStore: @unchecked Sendable {
     /// Runs `body` as one transaction recorded in history under `author`, then tells the
     /// observers. Returns the body's result.
     func write<T>(author: HistoryAuthor, _ body: (Transaction) throws -> T) throws -> T {
-        let (result, entry): (T, HistoryEntry?) = try lock.withLock {
+        let result: T = try lock.withLock {
             try transaction {
                 let tx = Transaction(
                     store: self, author: author, stamp: Stamp(hlc: clock.tick(), peer: localPeer))
                 let result = try body(tx)
-                let entry = try tx.finish()
-                return (result, entry)
+                if let entry = try tx.finish() { committed.append(entry) }
+                return result
             }
         }
-        if let entry { notify(entry) }
+        notifyCommitted()
         return result
     }
 
@@ -103,9 +106,23 @@ public final class LibraryStore: @unchecked Sendable {
         try lock.withLock { try body() }
     }
 
-    func notify(_ entry: HistoryEntry) {
-        let current = lock.withLock { observers }
-        for observer in current { observer(entry) }
+    /// Tells the observers about committed entries in token order, outside the store's lock.
+    /// One thread at a time drains; a commit made meanwhile (even by an observer) is queued
+    /// and delivered by the same drain, so observers never see token N+1 before N.
+    func notifyCommitted() {
+        while true {
+            let next: ([HistoryEntry], [@Sendable (HistoryEntry) -> Void])? = lock.withLock {
+                guard !draining, !committed.isEmpty else { return nil }
+                draining = true
+                defer { committed = [] }
+                return (committed, observers)
+            }
+            guard let (entries, current) = next else { return }
+            for entry in entries {
+                for observer in current { observer(entry) }
+            }
+            lock.withLock { draining = false }
+        }
     }
 }
 
