@@ -56,7 +56,8 @@ final class Daemon: Sendable {
             peerID: identity.peerID, pid: getpid(), listenAddress: listener.boundAddress, settings: settings,
             configFile: loader.configFile)
         control = try ControlServer(path: settings.controlSocket, logger: logger)
-        let services = DaemonServices(state: state, bus: bus, logger: logger, library: library)
+        let services = DaemonServices(
+            state: state, bus: bus, logger: logger, library: library, identity: identity)
         let control = control
         watchdog = Watchdog(environment: environment, notifier: notifier) { control.isAccepting }
         control.start(routes: .catalog(services)) { [state] in state.settings.limits }

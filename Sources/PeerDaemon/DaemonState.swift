@@ -46,4 +46,6 @@ struct DaemonServices: Sendable {
     let logger: Logger
     /// Both stores. Handlers hold it only while they run, so it closes after the drain.
     let library: Library
+    /// This peer's key and certificate, for dialing other peers (accept).
+    let identity: PeerIdentity
 }

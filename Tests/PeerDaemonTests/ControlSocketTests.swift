@@ -35,9 +35,11 @@ import Testing
                     "error": [
                         "code": "unknown_command",
                         "message": .string(
-                            "unknown command 'photo.frobnicate': the commands are history, id, photo.add, "
+                            "unknown command 'photo.frobnicate': the commands are accept, history, id, photo.add, "
                                 + "photo.delete, photo.export, photo.list, photo.rename, photo.show, ping, rate, "
-                                + "rating.delete, rating.list, status, tag.add, tag.delete, tag.list, tag.remove, "
+                                + "rating.delete, rating.list, share.add, share.create, share.invite, share.leave, "
+                                + "share.list, share.permission, share.remove, share.revoke, share.show, share.stop, "
+                                + "status, tag.add, tag.delete, tag.list, tag.remove, "
                                 + "tag.toggle, watch"),
                     ],
                 ])

@@ -12,6 +12,7 @@ extension ControlRoutes {
         routes.registerRatings(services)
         routes.registerHistory(services)
         routes.registerWatch(services)
+        routes.registerShares(services)
         return routes
     }
 }
