@@ -83,6 +83,8 @@ public enum SessionEvent: Sendable {
     case localCommit(zone: String)
     /// Time passed; keepalive, timeouts and retries are checked.
     case tick
+    /// Runs anti-entropy again: announces these clocks and sends anything the peer lacks.
+    case resync([SessionZone])
     /// The store's answer to `SessionAction.prepareChanges`.
     case changesPrepared(zone: String, generation: Int, Result<[ChangeSet], SessionFailure>)
     /// The store's answer to `SessionAction.apply`.

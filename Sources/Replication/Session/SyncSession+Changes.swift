@@ -45,6 +45,12 @@ extension SyncSession {
         }
     }
 
+    mutating func resync(_ list: [SessionZone]) {
+        guard state == .active else { return }
+        announce(list.filter { zones[$0.zone] != nil })
+        for zone in zones.keys.sorted() { markDirty(zone) }
+    }
+
     mutating func markDirty(_ zone: String) {
         guard zones[zone] != nil else { return }
         zones[zone]!.dirty = true

@@ -111,6 +111,7 @@ public struct SyncSession: Sendable {
         case .zonesChanged(let list): zonesChanged(list)
         case .localCommit(let zone): markDirty(zone)
         case .tick: tick()
+        case .resync(let list): resync(list)
         case .changesPrepared(let zone, let generation, let result):
             changesPrepared(zone: zone, generation: generation, result)
         case .applied(let zone, let outcome): applied(zone: zone, outcome)
