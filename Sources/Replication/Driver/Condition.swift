@@ -46,3 +46,18 @@ final class Condition: @unchecked Sendable {
 
     func broadcast() { pthread_cond_broadcast(condition) }
 }
+
+/// A value guarded by a `Condition`, for waiting until it changes.
+final class Guarded<Value>: @unchecked Sendable {
+    let condition = Condition()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Runs `body` with the lock held; it may wait on `condition`.
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        try condition.withLock { try body(&value) }
+    }
+}

@@ -34,6 +34,9 @@ final class PeerConnection: @unchecked Sendable {
     let status: Mutex<ConnectionStatus>
     let bytesIn = Atomic<Int>(0)
     let bytesOut = Atomic<Int>(0)
+    /// How the reader ended, for a clearer reason when a write fails first.
+    private let readerFailure = Guarded<TLSError?>(nil)
+    private var readerEnded: Condition { readerFailure.condition }
     private let finished = Condition()
     private var isFinished = false
 
@@ -114,6 +117,10 @@ final class PeerConnection: @unchecked Sendable {
                 status.withLock { $0.lastReceived = HybridLogicalClock.wallMilliseconds() }
                 guard inbox.postBytes(Array(buffer[0..<count])) else { return }
             case .failure(let error):
+                readerFailure.withLock {
+                    $0 = error
+                    readerEnded.broadcast()
+                }
                 inbox.post(
                     .transportEnded(error == .closed ? "the connection was closed here" : error.description))
                 return
@@ -154,7 +161,7 @@ final class PeerConnection: @unchecked Sendable {
             var results: [SessionEvent] = []
             switch action {
             case .send(let frames):
-                if let failure = write(frames) { results = [.transportEnded(failure)] }
+                if let failure = write(frames) { results = [.transportEnded(explain(writeFailure: failure))] }
             case .established:
                 if let (code, reason) = owner?.connectionEstablished(self) {
                     results = [.closeRequested(code, reason)]
@@ -188,6 +195,20 @@ final class PeerConnection: @unchecked Sendable {
         }
         bytesOut.add(bytes.count, ordering: .relaxed)
         return nil
+    }
+
+    /// A write fails when the peer is gone, but the reason (a TLS alert refusing our
+    /// identity, typically) reaches the reader: waits briefly for it and prefers it.
+    private func explain(writeFailure: String) -> String {
+        let deadline = ContinuousClock.now + .seconds(1)
+        let failure = readerFailure.withLock { failure -> TLSError? in
+            while failure == nil && ContinuousClock.now < deadline {
+                readerEnded.wait(timeout: deadline - .now)
+            }
+            return failure
+        }
+        if let failure, case .rejectedByPeer = failure { return failure.description }
+        return writeFailure
     }
 
     /// Makes the session's progress visible to other threads; the clocks only when idle (the

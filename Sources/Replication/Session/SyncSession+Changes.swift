@@ -19,11 +19,20 @@ extension SyncSession {
             out.log(.info, "stopped replicating zone \(zone) with this peer")
         }
         var added: [SessionZone] = []
-        for (zone, info) in wanted where zones[zone] == nil {
-            zones[zone] = ZoneReplication(info: info, batchSize: configuration.changeBatchSize)
+        for (zone, info) in wanted.sorted(by: { $0.key < $1.key }) where zones[zone] == nil {
+            var replication = ZoneReplication(info: info, batchSize: configuration.changeBatchSize)
+            // The peer may have announced the zone before this side started replicating it.
+            if let clock = unclaimedAnnouncements.removeValue(forKey: zone) {
+                replication.remote = clock
+                replication.dirty = true
+            }
+            zones[zone] = replication
             added.append(info)
         }
-        if state == .active { announce(added) }
+        if state == .active {
+            announce(added)
+            for info in added { maybePrepare(info.zone) }
+        }
     }
 
     mutating func receiveZoneClocks(_ message: ZoneClocks) {
@@ -33,7 +42,14 @@ extension SyncSession {
         }
         for entry in message.entries {
             guard var zone = zones[entry.zone] else {
-                out.log(.debug, "the peer announced zone \(entry.zone), which is not replicated with it here")
+                // Kept for when membership catches up here (both sides learn of a new share
+                // at about the same time); bounded, since the peer chooses what it announces.
+                if unclaimedAnnouncements.count < SyncSession.maxUnclaimedAnnouncements {
+                    unclaimedAnnouncements[entry.zone] = entry.clock
+                }
+                out.log(
+                    .debug,
+                    "the peer announced zone \(entry.zone), which is not replicated with it here (yet)")
                 continue
             }
             zone.remote = entry.clock

@@ -33,6 +33,9 @@ public struct SyncSession: Sendable {
     var incoming = IncomingSets()
     var fetcher: DataFetcher
     var pendingReads: [DataRequest] = []
+    /// Clocks the peer announced for zones not replicated with it here (yet).
+    var unclaimedAnnouncements: [String: VectorClock] = [:]
+    static let maxUnclaimedAnnouncements = 10_000
     /// Data the peer asked for that this side did not have yet.
     var waitingForData: Set<ContentHash> = []
     var keepalive: Keepalive

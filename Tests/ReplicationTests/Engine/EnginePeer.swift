@@ -113,10 +113,12 @@ func shareZone(
         try owner.priv.setParticipant(
             zone: zone, peer: participant.peer, permission: permission, status: .accepted)
         try participant.shared.prepareParticipantZone(zone, owner: owner.peer)
+    }
+    owner.engine.refreshMembership()
+    for participant in participants {
         participant.engine.setAddress(owner.address, for: owner.peer)
         participant.engine.refreshMembership()
     }
-    owner.engine.refreshMembership()
     return (zone, photo)
 }
 

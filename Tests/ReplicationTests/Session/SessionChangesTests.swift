@@ -168,4 +168,18 @@ import Testing
         probe.handle(.applied(zone: zone, .failed("disk full")))
         #expect(probe.closeReason == .internalFailure("applying a change set of zone zone-1: disk full"))
     }
+
+    @Test func aZoneThePeerAnnouncedBeforeItWasSharedHereSyncsOnceItIs() {
+        var probe = SessionProbe(zones: [])
+        let theirs = VectorClock([participant: 2])
+        probe.receive(ZoneClocks([.init(zone: "late", clock: theirs)]))
+        #expect(probe.requests.isEmpty)
+        let late = SessionZone(
+            zone: "late", store: .private, localIsOwner: true, clock: VectorClock([owner: 1]))
+        probe.handle(.zonesChanged([late]))
+        #expect(
+            probe.sent == [.zoneClocks(ZoneClocks([.init(zone: "late", clock: VectorClock([owner: 1]))]))])
+        #expect(
+            probe.requests == [.prepareChanges(zone: "late", since: theirs, batchSize: 2_000, generation: 0)])
+    }
 }
