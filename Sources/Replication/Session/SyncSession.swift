@@ -213,7 +213,11 @@ public struct SyncSession: Sendable {
 
     /// Ends the session: tells the peer why when `code` is given, then asks for the close.
     mutating func close(_ reason: SessionCloseReason, code: CloseCode?) {
-        if let code { out.send(ErrorMessage(code: code, message: reason.description)) }
+        if let code {
+            var message = reason.description
+            if case .local(_, let text) = reason { message = text }
+            out.send(ErrorMessage(code: code, message: message))
+        }
         let level: SessionLogLevel
         switch reason {
         case .protocolViolation, .internalFailure: level = .warning

@@ -86,6 +86,7 @@ import Testing
 
         participant.engine.pause()
         #expect(await eventually { !owner.engine.status(of: participant.peer).connected })
+        #expect(await eventually { !participant.engine.status(of: owner.peer).connected })
         #expect(participant.engine.status(of: owner.peer).paused)
         _ = try owner.priv.tag(photo: photo, name: "during-pause")
         _ = try participant.shared.tag(photo: photo, name: "local-while-paused")

@@ -85,7 +85,7 @@ import Testing
                 .error(
                     ErrorMessage(
                         code: .duplicate,
-                        message: "closed here (duplicate connection): another connection is kept"))
+                        message: "another connection is kept"))
             ])
         #expect(probe.closeReason == .local(.duplicate, "another connection is kept"))
     }
