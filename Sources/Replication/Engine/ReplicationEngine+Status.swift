@@ -72,13 +72,15 @@ extension ReplicationEngine {
         return true
     }
 
-    /// Waits until `isInSync()` holds; false when `timeout` passes first.
+    /// Waits until `isInSync()` holds; false when `timeout` passes first. The checks read
+    /// the stores, so they run on an I/O thread, not on the concurrency pool.
     public func waitUntilInSync(timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if isInSync() { return true }
+        while true {
+            let inSync = (try? await IOThread.run { [self] in isInSync() }) ?? false
+            if inSync { return true }
+            if ContinuousClock.now >= deadline { return false }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return isInSync()
     }
 }

@@ -3,8 +3,10 @@ import Store
 /// Anti-entropy and push: announcing clocks, computing what the peer lacks, sending it under
 /// the window, and applying and answering what the peer sends.
 extension SyncSession {
-    mutating func announce(_ list: [SessionZone]) {
-        guard !list.isEmpty else { return }
+    /// Sends our clocks of `list`. After the hello it goes out even when empty, so that the
+    /// peer knows this side has announced everything it replicates with it.
+    mutating func announce(_ list: [SessionZone], evenIfEmpty: Bool = false) {
+        guard !list.isEmpty || evenIfEmpty else { return }
         let entries = list.sorted { $0.zone < $1.zone }.map {
             ZoneClocks.Entry(zone: $0.zone, clock: $0.clock)
         }

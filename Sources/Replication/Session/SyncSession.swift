@@ -168,7 +168,7 @@ public struct SyncSession: Sendable {
             self.agreement = agreement
             state = .active
             out.append(.established(agreement))
-            announce(zones.values.map(\.info))
+            announce(zones.values.map(\.info), evenIfEmpty: true)
             fetcher.pump(&out)
         } catch {
             throw ProtocolViolation(error.description)

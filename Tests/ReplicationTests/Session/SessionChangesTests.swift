@@ -182,4 +182,11 @@ import Testing
         #expect(
             probe.requests == [.prepareChanges(zone: "late", since: theirs, batchSize: 2_000, generation: 0)])
     }
+
+    @Test func aConnectionWithNoZonesStillAnnouncesSoThePeerKnowsItIsSettled() {
+        var probe = SessionProbe(zones: [])
+        #expect(probe.sent == [.zoneClocks(ZoneClocks([]))])
+        probe.receive(ZoneClocks([]))
+        #expect(probe.session.isIdle)
+    }
 }
