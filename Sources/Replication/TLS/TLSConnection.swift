@@ -16,6 +16,8 @@ public final class TLSConnection: @unchecked Sendable {
     public let remotePeerID: PeerID
     /// The negotiated protocol; always "TLSv1.3".
     public let protocolVersion: String
+    /// True on the side that dialed (the TLS client).
+    public let isClient: Bool
     /// The other side's "host:port", for logs.
     public var remoteAddress: String { session.socket.remoteAddress }
 
@@ -30,6 +32,7 @@ public final class TLSConnection: @unchecked Sendable {
         self.session = session
         self.remotePeerID = remotePeerID
         self.protocolVersion = session.protocolVersion
+        self.isClient = configuration.role == .client
         self.timeouts = Mutex((configuration.readTimeout, configuration.writeTimeout))
     }
 

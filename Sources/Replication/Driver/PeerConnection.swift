@@ -1,0 +1,240 @@
+import Store
+import Synchronization
+
+/// What a connection reports to whoever runs it (the engine).
+protocol ConnectionOwner: AnyObject, Sendable {
+    /// The hellos agree. Returns a code and reason to close the connection with instead (a
+    /// duplicate, a paused or no longer admitted peer), or nil to keep it.
+    func connectionEstablished(_ connection: PeerConnection) -> (CloseCode, String)?
+    func connection(_ connection: PeerConnection, noticed notice: SessionNotice)
+    func connectionEnded(_ connection: PeerConnection, reason: SessionCloseReason)
+    func dataStored(_ store: StoreKind, _ hash: ContentHash)
+}
+
+/// Runs one authenticated TLS connection: a reader thread that only reads, and a worker
+/// thread that feeds the `SyncSession` and carries out its actions — writes (so they never
+/// interleave), SQLite calls and file I/O, all off the Swift concurrency pool.
+final class PeerConnection: @unchecked Sendable {
+    let id: Int
+    let peer: PeerID
+    let localPeer: PeerID
+    /// The peer that dialed this connection.
+    let dialer: PeerID
+    let tls: TLSConnection
+    let logger: ReplicationLogger
+    private let inbox: Inbox
+    private weak var owner: (any ConnectionOwner)?
+    private let maximumFrameSize: Int
+
+    // Touched by the worker thread only.
+    private var session: SyncSession
+    private let effects: StoreEffects
+    private var closeReason: SessionCloseReason?
+
+    let status: Mutex<ConnectionStatus>
+    let bytesIn = Atomic<Int>(0)
+    let bytesOut = Atomic<Int>(0)
+    /// How the reader ended, for a clearer reason when a write fails first.
+    private let readerFailure = Guarded<TLSError?>(nil)
+    private var readerEnded: Condition { readerFailure.condition }
+    private let finished = Condition()
+    private var isFinished = false
+
+    init(
+        id: Int, tls: TLSConnection, dialedByLocal: Bool, library: Library, zones: [SessionZone],
+        configuration: ReplicationConfiguration, claims: DataClaims, owner: any ConnectionOwner,
+        logger: ReplicationLogger
+    ) {
+        self.id = id
+        self.tls = tls
+        peer = tls.remotePeerID
+        localPeer = library.localPeer
+        dialer = dialedByLocal ? library.localPeer : tls.remotePeerID
+        self.owner = owner
+        self.logger = logger
+        maximumFrameSize = configuration.session.maximumFrameSize
+        inbox = Inbox(byteLimit: configuration.inboxByteLimit)
+        session = SyncSession(
+            localPeer: library.localPeer, remotePeer: tls.remotePeerID, zones: zones,
+            configuration: configuration.session, now: .now)
+        effects = StoreEffects(
+            library: library, remotePeer: tls.remotePeerID, claims: claims,
+            onDataStored: { [weak owner] store, hash in owner?.dataStored(store, hash) })
+        effects.zones = Dictionary(zones.map { ($0.zone, $0) }, uniquingKeysWith: { first, _ in first })
+        status = Mutex(ConnectionStatus(zones: Set(zones.map(\.zone))))
+        tls.readTimeout = nil
+        tls.writeTimeout = configuration.writeTimeout
+    }
+
+    var dialedByLocal: Bool { dialer == localPeer }
+
+    /// Starts the reader and worker threads.
+    func start() {
+        let reader = IOThread.start { [self] in readLoop() }
+        IOThread.detach { [self] in
+            workerLoop()
+            // Closing wakes the reader (blocked in a read, or waiting for inbox space).
+            tls.close()
+            inbox.close()
+            reader.join()
+            finishUp()
+        }
+    }
+
+    func post(_ event: SessionEvent) { inbox.post(event) }
+
+    /// Closes the connection after telling the peer why; queued input is skipped.
+    func close(_ code: CloseCode, _ reason: String) { inbox.postUrgent(.closeRequested(code, reason)) }
+
+    /// Cuts the connection at once, as a network failure would.
+    func cut() { tls.close() }
+
+    /// Waits until both threads are done; false on timeout.
+    func waitUntilFinished(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        return finished.withLock {
+            while !isFinished {
+                let left = deadline - .now
+                if left <= .zero { return false }
+                finished.wait(timeout: left)
+            }
+            return true
+        }
+    }
+
+    private func readLoop() {
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let result = buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(TLSError) -> Int in try tls.read(into: raw) }
+            }
+            switch result {
+            case .success(0):
+                inbox.post(.transportEnded(nil))
+                return
+            case .success(let count):
+                bytesIn.add(count, ordering: .relaxed)
+                status.withLock { $0.lastReceived = HybridLogicalClock.wallMilliseconds() }
+                guard inbox.postBytes(Array(buffer[0..<count])) else { return }
+            case .failure(let error):
+                readerFailure.withLock {
+                    $0 = error
+                    readerEnded.broadcast()
+                }
+                inbox.post(
+                    .transportEnded(error == .closed ? "the connection was closed here" : error.description))
+                return
+            }
+        }
+    }
+
+    private func workerLoop() {
+        run(session.start(now: .now))
+        handle(.dataWanted(effects.missingData()))
+        while closeReason == nil, let event = inbox.take() { handle(event) }
+    }
+
+    private func finishUp() {
+        effects.tearDown()
+        let reason = closeReason ?? .transport("the connection was closed here")
+        status.withLock { $0.ended = true }
+        owner?.connectionEnded(self, reason: reason)
+        finished.withLock {
+            isFinished = true
+            finished.broadcast()
+        }
+    }
+
+    private func handle(_ event: SessionEvent) {
+        if case .zonesChanged(let list) = event {
+            effects.zones = Dictionary(list.map { ($0.zone, $0) }, uniquingKeysWith: { first, _ in first })
+            status.withLock { $0.zones = Set(list.map(\.zone)) }
+        }
+        run(session.handle(event, now: .now))
+        publish()
+    }
+
+    /// Carries out actions in order; results of an action are handled before the next one.
+    private func run(_ actions: [SessionAction]) {
+        var stack = Array(actions.reversed())
+        while let action = stack.popLast() {
+            var results: [SessionEvent] = []
+            switch action {
+            case .send(let frames):
+                if let failure = write(frames) { results = [.transportEnded(explain(writeFailure: failure))] }
+            case .established:
+                if let (code, reason) = owner?.connectionEstablished(self) {
+                    results = [.closeRequested(code, reason)]
+                }
+            case .notify(let notice):
+                owner?.connection(self, noticed: notice)
+            case .log(let level, let message):
+                logger.log(level, message, peer: peer)
+            case .close(let reason):
+                closeReason = reason
+            default:
+                results = effects.perform(action) ?? []
+            }
+            for event in results {
+                stack.append(contentsOf: session.handle(event, now: .now).reversed())
+            }
+        }
+    }
+
+    private func write(_ frames: [Frame]) -> String? {
+        var bytes: [UInt8] = []
+        do throws(WireError) {
+            for frame in frames { try frame.encode(into: &bytes, maximumFrameSize: maximumFrameSize) }
+        } catch {
+            return "cannot send: \(error)"
+        }
+        do throws(TLSError) {
+            try tls.write(bytes)
+        } catch {
+            return error.description
+        }
+        bytesOut.add(bytes.count, ordering: .relaxed)
+        return nil
+    }
+
+    /// A write fails when the peer is gone, but the reason (a TLS alert refusing our
+    /// identity, typically) reaches the reader: waits briefly for it and prefers it.
+    private func explain(writeFailure: String) -> String {
+        let deadline = ContinuousClock.now + .seconds(1)
+        let failure = readerFailure.withLock { failure -> TLSError? in
+            while failure == nil && ContinuousClock.now < deadline {
+                readerEnded.wait(timeout: deadline - .now)
+            }
+            return failure
+        }
+        if let failure, case .rejectedByPeer = failure { return failure.description }
+        return writeFailure
+    }
+
+    /// Makes the session's progress visible to other threads; the clocks only when idle (the
+    /// only time they are read), so a busy transfer does not copy them per chunk.
+    private func publish() {
+        let idle = session.isIdle
+        let pending = session.pendingDataCount
+        let announced = session.remoteAnnounced
+        let clocks: [String: VectorClock?]? = idle ? session.remoteClocks : nil
+        status.withLock { status in
+            status.idle = idle
+            status.pendingData = pending
+            status.announced = announced
+            if let clocks { status.remoteClocks = clocks }
+        }
+    }
+}
+
+/// A connection's progress as other threads see it.
+struct ConnectionStatus: Sendable {
+    var zones: Set<String>
+    var idle = false
+    var announced = false
+    var pendingData = 0
+    var remoteClocks: [String: VectorClock?] = [:]
+    /// Wall-clock milliseconds of the last bytes received.
+    var lastReceived: UInt64?
+    var ended = false
+}

@@ -1,0 +1,102 @@
+import Glibc
+import Store
+
+/// Photo data through a connection: partial files on the fetching side, authorised and
+/// bounded reads on the serving side.
+extension StoreEffects {
+    func openPartial(_ item: DataItem) -> PartialOpenResult {
+        let store = library.store(item.store)
+        guard claims.claim(item.hash, in: item.store) else { return .busy }
+        if store.blobs.contains(item.hash.hex) {
+            claims.release(item.hash, in: item.store)
+            return .alreadyPresent
+        }
+        do {
+            let blob = try PartialBlob(store: store.blobs, hash: item.hash.hex, expectedSize: item.size)
+            partials[item.hash] = (blob, item.store)
+            return .opened(existingBytes: blob.size)
+        } catch {
+            claims.release(item.hash, in: item.store)
+            return .failed("\(error)")
+        }
+    }
+
+    func write(_ hash: ContentHash, _ bytes: [UInt8]) -> [SessionEvent] {
+        guard let partial = partials[hash] else { return [.dataWriteFailed(hash, "no partial file is open")] }
+        do {
+            try partial.blob.append(bytes)
+            return []
+        } catch {
+            return [.dataWriteFailed(hash, "\(error)")]
+        }
+    }
+
+    func finish(_ hash: ContentHash) -> DataCompletion {
+        guard let partial = partials.removeValue(forKey: hash) else {
+            return .failed("no partial file is open")
+        }
+        defer { claims.release(hash, in: partial.store) }
+        do {
+            switch try partial.blob.commit() {
+            case .stored:
+                onDataStored(partial.store, hash)
+                return .stored
+            case .mismatch:
+                return .mismatch
+            }
+        } catch {
+            partial.blob.close()
+            return .failed("\(error)")
+        }
+    }
+
+    func closePartial(_ hash: ContentHash, discard: Bool) {
+        guard let partial = partials.removeValue(forKey: hash) else { return }
+        if discard { partial.blob.discard() } else { partial.blob.close() }
+        claims.release(hash, in: partial.store)
+    }
+
+    /// Serves a range of data the peer may have: data of a live photo in a zone replicated
+    /// with it. Anything else is `unknown`, whether or not this peer holds it.
+    func read(_ request: DataRequest) -> DataReadResult {
+        let hex = request.hash.hex
+        var shared = false
+        for kind in StoreKind.allCases {
+            let store = library.store(kind)
+            let referencing = (try? store.zones(referencingData: hex)) ?? []
+            guard referencing.contains(where: { zones[$0]?.store == kind }) else { continue }
+            shared = true
+            if store.blobs.contains(hex) { return readRange(store.blobs.path(for: hex), request) }
+        }
+        if shared { return .refused(.unavailable, "the data has not arrived here yet") }
+        return .refused(.unknown, "no photo with this data is shared with you")
+    }
+
+    private func readRange(_ path: String, _ request: DataRequest) -> DataReadResult {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .refused(.readFailed, "cannot open the data: \(errnoText())") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            return .refused(.readFailed, "cannot read the data: \(errnoText())")
+        }
+        let fileSize = UInt64(info.st_size)
+        guard request.offset <= fileSize else {
+            return .refused(.badRange, "offset \(request.offset) is past the end (\(fileSize) bytes)")
+        }
+        let count = Int(min(UInt64(request.length), fileSize - request.offset))
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = bytes.withUnsafeMutableBytes {
+                pread(fd, $0.baseAddress! + done, count - done, off_t(request.offset) + off_t(done))
+            }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return .refused(.readFailed, "cannot read the data: \(errnoText())") }
+            done += n
+        }
+        return .bytes(bytes, isFinal: request.offset + UInt64(count) == fileSize)
+    }
+
+    private func errnoText() -> String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,122 @@
+import Glibc
+import Store
+
+/// Carries out the store side of a session's actions for one connection: computing and
+/// applying change sets, finding photo data that is missing, and writing it to partial
+/// files. Blocking (SQLite, disk), so it runs on the connection's own thread.
+///
+/// Results come back as the `SessionEvent`s the session expects. Used by `PeerConnection`,
+/// and directly by tests that wire two sessions together without sockets.
+final class StoreEffects {
+    let library: Library
+    let remotePeer: PeerID
+    let claims: DataClaims
+    /// Told when photo data was stored, so that other connections can stop wanting it.
+    let onDataStored: @Sendable (StoreKind, ContentHash) -> Void
+    /// The zones replicated with the peer, as last given to the session.
+    var zones: [String: SessionZone] = [:]
+    var partials: [ContentHash: (blob: PartialBlob, store: StoreKind)] = [:]
+
+    init(
+        library: Library, remotePeer: PeerID, claims: DataClaims,
+        onDataStored: @escaping @Sendable (StoreKind, ContentHash) -> Void
+    ) {
+        self.library = library
+        self.remotePeer = remotePeer
+        self.claims = claims
+        self.onDataStored = onDataStored
+    }
+
+    /// Performs a store action; nil for actions that are not about the store.
+    func perform(_ action: SessionAction) -> [SessionEvent]? {
+        switch action {
+        case .prepareChanges(let zone, let since, let batchSize, let generation):
+            return [.changesPrepared(zone: zone, generation: generation, prepare(zone, since, batchSize))]
+        case .apply(let set): return apply(set)
+        case .openPartial(let item): return [.partialOpened(item.hash, openPartial(item))]
+        case .writeData(let hash, let bytes): return write(hash, bytes)
+        case .finishData(let hash): return [.dataFinished(hash, finish(hash))]
+        case .closePartial(let hash, let discard):
+            closePartial(hash, discard: discard)
+            return []
+        case .readData(let request): return [.dataRead(request, read(request))]
+        default: return nil
+        }
+    }
+
+    /// Releases every partial file (kept for a later resume) and claim.
+    func tearDown() {
+        for hash in Array(partials.keys) { closePartial(hash, discard: false) }
+    }
+
+    private func store(ofZone zone: String) -> LibraryStore? {
+        zones[zone].map { library.store($0.store) }
+    }
+
+    private func prepare(_ zone: String, _ since: VectorClock, _ batchSize: Int) -> Result<
+        [ChangeSet], SessionFailure
+    > {
+        guard let store = store(ofZone: zone) else { return .success([]) }
+        do {
+            return .success(try store.changes(zone: zone, since: since, batchSize: batchSize))
+        } catch StoreError.unknownZone {
+            return .success([])
+        } catch {
+            return .failure(SessionFailure("\(error)"))
+        }
+    }
+
+    private func apply(_ set: ChangeSet) -> [SessionEvent] {
+        guard let store = store(ofZone: set.zone) else { return [.applied(zone: set.zone, .unknownZone)] }
+        let outcome: ApplyOutcome
+        do {
+            let report = try store.apply(set, from: remotePeer)
+            outcome = .applied(
+                refused: report.refused.map(\.description), clock: try store.clock(of: set.zone))
+        } catch SyncError.notReady(_, let have, _) {
+            return [.applied(zone: set.zone, .notReady(clock: have))]
+        } catch SyncError.unknownZone {
+            return [.applied(zone: set.zone, .unknownZone)]
+        } catch {
+            return [.applied(zone: set.zone, .failed("\(error)"))]
+        }
+        let wanted = missingData(in: set, store: store)
+        return [.applied(zone: set.zone, outcome)] + (wanted.isEmpty ? [] : [.dataWanted(wanted)])
+    }
+
+    /// Photo data a set brought references to and the store lacks.
+    private func missingData(in set: ChangeSet, store: LibraryStore) -> [DataItem] {
+        var items: [DataItem] = []
+        for object in set.objects where object.entity == .photo {
+            var hash: ContentHash?
+            var size: Int64?
+            var deleted = false
+            for field in object.fields {
+                switch (field.field, field.value) {
+                case (PhotoField.dataHash, .text(let text)): hash = ContentHash(hex: text)
+                case (PhotoField.dataSize, .integer(let value)): size = value
+                case (Entity.deletedField, .integer(let value)): deleted = value != 0
+                default: break
+                }
+            }
+            guard let hash, !deleted, !store.blobs.contains(hash.hex) else { continue }
+            guard let size = size ?? (try? store.photo(object.id))?.size else { continue }
+            items.append(DataItem(hash: hash, size: size, store: store.kind))
+        }
+        return items
+    }
+
+    /// Photo data missing in the zones replicated with the peer: what to fetch on connect.
+    func missingData() -> [DataItem] {
+        var items: [DataItem] = []
+        for zone in zones.values.sorted(by: { $0.zone < $1.zone }) {
+            let store = library.store(zone.store)
+            for reference in (try? store.missingData(zone: zone.zone)) ?? [] {
+                if let hash = ContentHash(hex: reference.hash) {
+                    items.append(DataItem(hash: hash, size: reference.size, store: zone.store))
+                }
+            }
+        }
+        return items
+    }
+}

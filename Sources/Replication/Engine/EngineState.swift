@@ -1,0 +1,68 @@
+import Store
+
+/// Everything the engine's threads share, behind one lock: membership, addresses, pauses,
+/// and per peer the connection in use, the redial schedule and the traffic totals.
+struct EngineState: Sendable {
+    var running = false
+    var stopped = false
+    var membership = Membership()
+    var addresses: [PeerID: PeerAddress] = [:]
+    var pausedAll = false
+    var pausedPeers: Set<PeerID> = []
+    var records: [PeerID: PeerRecord] = [:]
+    /// Every live connection, established or not, by ID.
+    var connections: [Int: PeerConnection] = [:]
+    var nextConnectionID = 0
+    var loopWake = false
+    var refreshRequested = false
+
+    func isPaused(_ peer: PeerID) -> Bool { pausedAll || pausedPeers.contains(peer) }
+
+    /// Peers this side dials: owners of zones it takes part in, and any other member whose
+    /// address it was given.
+    var dialTargets: Set<PeerID> {
+        membership.owners.union(addresses.keys.filter { membership.admitted.contains($0) })
+    }
+
+    /// The connections in use, one per peer.
+    var current: [PeerConnection] { records.values.compactMap(\.current) }
+}
+
+/// One peer as the engine tracks it.
+struct PeerRecord: Sendable {
+    /// The established connection in use.
+    var current: PeerConnection?
+    /// A dial is under way (until its connection is established or fails).
+    var dialing = false
+    /// Failed attempts since the last connection that worked.
+    var attempt = 0
+    /// Not before this instant; nil means now.
+    var nextDial: ContinuousClock.Instant?
+    /// Bytes of connections that have ended.
+    var bytesIn = 0
+    var bytesOut = 0
+    var lastSeen: UInt64?
+    var connectedSince: UInt64?
+    var lastError: String?
+}
+
+/// One peer's replication status, for `peershare peers` and the control socket.
+public struct PeerStatus: Sendable, Equatable {
+    public let peer: PeerID
+    public let address: PeerAddress?
+    public let connected: Bool
+    public let paused: Bool
+    /// Wall-clock milliseconds of the last bytes received, if ever.
+    public let lastSeen: UInt64?
+    public let connectedSince: UInt64?
+    public let bytesIn: Int
+    public let bytesOut: Int
+    /// Zones replicated with the peer.
+    public let zones: [String]
+    /// True when connected and every shared zone (photo data included) is in sync.
+    public let inSync: Bool
+    /// Photos whose data is still to be fetched from this peer.
+    public let pendingData: Int
+    /// Why the last connection or dial ended, if it failed.
+    public let lastError: String?
+}

@@ -1,0 +1,58 @@
+import Store
+
+/// Who this library replicates what with, read from its two stores.
+///
+/// On the owner side, a private-store share zone is replicated with each participant whose
+/// status is `accepted`; on the participant side, a shared-store zone with its owner. A
+/// peer is admitted to connect when it is a member of any zone (a `pending` participant
+/// too: it connects to accept its invitation). Owners of shared-store zones are dialed.
+public struct Membership: Sendable, Equatable {
+    /// A zone replicated with one peer.
+    public struct Zone: Hashable, Sendable {
+        public var zone: String
+        public var store: StoreKind
+        public var localIsOwner: Bool
+    }
+
+    public private(set) var zonesByPeer: [PeerID: [Zone]] = [:]
+    public private(set) var admitted: Set<PeerID> = []
+    /// Owners of zones this library takes part in: the peers to dial.
+    public private(set) var owners: Set<PeerID> = []
+
+    public init() {}
+
+    /// Reads the membership of `library`. Rows naming a malformed peer ID are skipped.
+    public static func load(from library: Library) throws -> Membership {
+        var membership = Membership()
+        let local = library.localPeer
+        for share in try library.privateStore.shares() where share.zone != LibraryStore.defaultZone {
+            for participant in share.participants {
+                guard let peer = try? PeerID(parsing: participant.peer), peer != local else { continue }
+                switch participant.status {
+                case .accepted:
+                    membership.admitted.insert(peer)
+                    membership.zonesByPeer[peer, default: []].append(
+                        Zone(zone: share.zone, store: .private, localIsOwner: true))
+                case .pending:
+                    membership.admitted.insert(peer)
+                case .removed:
+                    break
+                }
+            }
+        }
+        for zone in try library.sharedStore.zones() {
+            guard let owner = try? PeerID(parsing: zone.owner), owner != local else { continue }
+            membership.admitted.insert(owner)
+            membership.owners.insert(owner)
+            membership.zonesByPeer[owner, default: []].append(
+                Zone(zone: zone.id, store: .shared, localIsOwner: false))
+        }
+        for peer in membership.zonesByPeer.keys { membership.zonesByPeer[peer]!.sort { $0.zone < $1.zone } }
+        return membership
+    }
+
+    public func zones(with peer: PeerID) -> [Zone] { zonesByPeer[peer] ?? [] }
+
+    /// Every peer this library has anything to do with.
+    public var peers: Set<PeerID> { admitted.union(zonesByPeer.keys) }
+}

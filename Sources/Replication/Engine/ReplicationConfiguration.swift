@@ -1,0 +1,45 @@
+import Store
+
+/// How the engine behaves: session knobs, timers, reconnection, and the daemon's hooks.
+/// Defaults suit a daemon; tests shorten the timers.
+public struct ReplicationConfiguration: Sendable {
+    /// Per-connection protocol settings (keepalive, windows, chunk size…).
+    public var session = SessionConfiguration()
+    /// How often connections check keepalive and retries, and the dialer its schedule.
+    public var tickInterval: Duration = .seconds(1)
+    /// First delay before redialing a peer after a failure; doubles up to `reconnectMax`.
+    public var reconnectBase: Duration = .seconds(1)
+    public var reconnectMax: Duration = .seconds(60)
+    /// Each delay is multiplied by a random factor in 1 ± jitter, so peers that lost each
+    /// other at the same moment do not redial in lockstep.
+    public var reconnectJitter = 0.25
+    public var dialTimeout: Duration = .seconds(10)
+    public var handshakeTimeout: Duration = .seconds(10)
+    /// Longest a write may wait for the peer to take data before the connection is dropped.
+    public var writeTimeout: Duration = .seconds(30)
+    /// Received bytes a connection may queue before its reader waits.
+    public var inboxByteLimit = 48 << 20
+    /// How often membership is re-read from the stores even without a change notice.
+    public var membershipRefreshInterval: Duration = .seconds(30)
+    /// How long `stop()` lets connections say goodbye before cutting them.
+    public var stopGrace: Duration = .seconds(2)
+    /// Peers admitted besides zone members (the sharing engine's invitation holders).
+    public var extraAdmission: @Sendable (PeerID) -> Bool = { _ in false }
+    /// Receives `ReplicationEvent`s; runs on engine threads and must not block.
+    public var onEvent: @Sendable (ReplicationEvent) -> Void = { _ in }
+
+    public init() {}
+}
+
+/// Where a peer listens.
+public struct PeerAddress: Hashable, Sendable, CustomStringConvertible {
+    public var host: String
+    public var port: UInt16
+
+    public init(host: String, port: UInt16) {
+        self.host = host
+        self.port = port
+    }
+
+    public var description: String { SocketAddress.display(host: host, port: port) }
+}

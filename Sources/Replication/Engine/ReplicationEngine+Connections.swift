@@ -1,0 +1,205 @@
+import Store
+
+/// Opening connections (dialing, accepting), deciding which one to keep per peer, and what
+/// happens when one ends.
+extension ReplicationEngine: ConnectionOwner {
+    /// Handshakes an incoming socket on its own thread; only zone members get in.
+    func accept(_ socket: TCPSocket) {
+        var server = TLSConfiguration.server(identity: identity) { [weak self] peer in
+            self?.admits(peer) ?? false
+        }
+        server.handshakeTimeout = configuration.handshakeTimeout
+        let tls = server
+        IOThread.detach { [self] in
+            do {
+                let connection = try TLSConnection.handshake(over: socket, configuration: tls)
+                startConnection(connection)
+            } catch let error as TLSError {
+                if case .peerNotAccepted(let peer) = error {
+                    logger.log(
+                        .notice, "refused a connection from \(peer): not a member of any zone here",
+                        peer: peer)
+                    emit(.refused(peer, reason: error.description))
+                } else {
+                    logger.log(.info, "incoming connection from \(socket.remoteAddress) failed: \(error)")
+                }
+            } catch {
+                logger.log(.info, "incoming connection from \(socket.remoteAddress) failed: \(error)")
+            }
+        }
+    }
+
+    func admits(_ peer: PeerID) -> Bool {
+        let member = state.withLock { $0.running && $0.membership.admitted.contains(peer) }
+        return member || configuration.extraAdmission(peer)
+    }
+
+    /// Dials `peer` at `address` on the calling thread (a dialer thread).
+    func dial(_ peer: PeerID, at address: PeerAddress) {
+        do {
+            let socket = try TCPDialer.connect(
+                host: address.host, port: address.port, timeout: configuration.dialTimeout)
+            var tls = TLSConfiguration.client(identity: identity, expecting: peer)
+            tls.handshakeTimeout = configuration.handshakeTimeout
+            startConnection(try TLSConnection.handshake(over: socket, configuration: tls))
+        } catch {
+            dialFailed(peer, reason: "\(error)")
+        }
+    }
+
+    private func dialFailed(_ peer: PeerID, reason: String) {
+        let unit = Double.random(in: 0...1)
+        let delay = state.withLock { state -> Duration in
+            var record = state.records[peer, default: PeerRecord()]
+            record.dialing = false
+            record.attempt += 1
+            let delay = backoff.delay(attempt: record.attempt, unit: unit)
+            record.nextDial = .now + delay
+            record.lastError = reason
+            state.records[peer] = record
+            return delay
+        }
+        logger.log(.info, "cannot reach the peer (\(reason)); next attempt in \(delay)", peer: peer)
+        emit(.dialFailed(peer, reason: reason))
+        wakeLoop()
+    }
+
+    /// Starts the session of an authenticated connection.
+    func startConnection(_ tls: TLSConnection) {
+        let peer = tls.remotePeerID
+        let zones = sessionZones(for: peer)
+        let id = state.withLock { state -> Int? in
+            guard state.running else { return nil }
+            state.nextConnectionID += 1
+            return state.nextConnectionID
+        }
+        guard let id else {
+            tls.close()
+            return
+        }
+        let connection = PeerConnection(
+            id: id, tls: tls, dialedByLocal: tls.isClient, library: library, zones: zones,
+            configuration: configuration, claims: claims, owner: self, logger: logger)
+        let accepted = state.withLock { state -> Bool in
+            guard state.running else { return false }
+            state.connections[id] = connection
+            return true
+        }
+        guard accepted else {
+            tls.close()
+            return
+        }
+        connection.start()
+    }
+
+    /// The zones replicated with `peer`, with this library's current clocks.
+    func sessionZones(for peer: PeerID) -> [SessionZone] {
+        let zones = state.withLock { $0.membership.zones(with: peer) }
+        return zones.map { zone in
+            let clock = (try? library.store(zone.store).clock(of: zone.zone)) ?? VectorClock()
+            return SessionZone(
+                zone: zone.zone, store: zone.store, localIsOwner: zone.localIsOwner, clock: clock)
+        }
+    }
+
+    func connectionEstablished(_ connection: PeerConnection) -> (CloseCode, String)? {
+        let peer = connection.peer
+        let local = localPeer
+        let extra = configuration.extraAdmission(peer)
+        let decision = state.withLock { state -> (refusal: (CloseCode, String)?, replaced: PeerConnection?) in
+            var record = state.records[peer, default: PeerRecord()]
+            defer { state.records[peer] = record }
+            if connection.dialedByLocal { record.dialing = false }
+            guard state.running else { return ((.shuttingDown, "the peer is shutting down"), nil) }
+            guard !state.isPaused(peer) else {
+                return ((.paused, "replication with this peer is paused"), nil)
+            }
+            guard state.membership.admitted.contains(peer) || extra else {
+                return ((.notMember, "not a member of any zone shared here"), nil)
+            }
+            var replaced: PeerConnection?
+            if let existing = record.current, existing !== connection {
+                guard
+                    ConnectionTieBreak.keepsNew(
+                        existingDialer: existing.dialer, newDialer: connection.dialer, local: local,
+                        remote: peer)
+                else { return ((.duplicate, "another connection with this peer is kept"), nil) }
+                replaced = existing
+            }
+            record.current = connection
+            record.connectedSince = HybridLogicalClock.wallMilliseconds()
+            record.lastError = nil
+            return (nil, replaced)
+        }
+        if let refusal = decision.refusal {
+            logger.log(.info, "closing a new connection: \(refusal.1)", peer: peer)
+            return refusal
+        }
+        decision.replaced?.close(.duplicate, "replaced by another connection with this peer")
+        let direction = connection.dialedByLocal ? "dialed" : "accepted"
+        logger.log(.info, "connected (\(direction), \(connection.tls.remoteAddress))", peer: peer)
+        emit(.connected(peer, dialedByUs: connection.dialedByLocal))
+        return nil
+    }
+
+    func connectionEnded(_ connection: PeerConnection, reason: SessionCloseReason) {
+        let peer = connection.peer
+        let worked = connection.status.withLock { $0.announced }
+        let lastSeen = connection.status.withLock { $0.lastReceived }
+        let unit = Double.random(in: 0...1)
+        let wasCurrent = state.withLock { state -> Bool in
+            state.connections[connection.id] = nil
+            var record = state.records[peer, default: PeerRecord()]
+            defer { state.records[peer] = record }
+            record.bytesIn += connection.bytesIn.load(ordering: .relaxed)
+            record.bytesOut += connection.bytesOut.load(ordering: .relaxed)
+            if let lastSeen { record.lastSeen = max(record.lastSeen ?? 0, lastSeen) }
+            if connection.dialedByLocal { record.dialing = false }
+            let wasCurrent = record.current === connection
+            if wasCurrent {
+                record.current = nil
+                record.connectedSince = nil
+                record.attempt = worked ? 1 : record.attempt + 1
+            } else if connection.dialedByLocal && record.current == nil {
+                // A dialed connection that never became the one in use (refused, or cut
+                // before its hello): back off before the next attempt.
+                record.attempt += 1
+            } else {
+                return false
+            }
+            if reason != .transport(nil) { record.lastError = reason.description }
+            record.nextDial = .now + backoff.delay(attempt: record.attempt, unit: unit)
+            return wasCurrent
+        }
+        if wasCurrent { emit(.disconnected(peer, reason: reason.description)) }
+        wakeLoop()
+    }
+
+    func connection(_ connection: PeerConnection, noticed notice: SessionNotice) {
+        let peer = connection.peer
+        switch notice {
+        case .synchronising:
+            state.withLock { $0.records[peer]?.attempt = 0 }
+        case .changeSetApplied(let zone, let refused):
+            emit(.changeSetApplied(peer, zone: zone, refused: refused))
+        case .dataFetchStarted(let hash, let offset, let size):
+            if offset > 0 {
+                logger.log(.info, "resuming photo data \(hash.short) from byte \(offset)", peer: peer)
+            }
+            emit(.dataFetchStarted(peer, hash: hash, offset: offset, size: size))
+        case .dataFetched(let hash, let size):
+            emit(.dataFetched(peer, hash: hash, size: size))
+        case .dataFetchFailed(let hash, let reason):
+            emit(.dataFetchFailed(peer, hash: hash, reason: reason))
+        case .dataServed(let hash, let count):
+            emit(.dataServed(peer, hash: hash, count: count))
+        }
+    }
+
+    /// Photo data reached a store: every connection stops wanting it, and peers that asked
+    /// for it earlier are told.
+    func dataStored(_ store: StoreKind, _ hash: ContentHash) {
+        let connections = state.withLock { Array($0.connections.values) }
+        for connection in connections { connection.post(.dataArrived(hash)) }
+    }
+}

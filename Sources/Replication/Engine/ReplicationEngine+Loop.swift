@@ -1,0 +1,118 @@
+import Store
+
+/// The engine's own thread: timer ticks for every connection, redials when due, membership
+/// refreshes; and the fan-out of local commits to the connections that replicate them.
+extension ReplicationEngine {
+    func wakeLoop() {
+        loopCondition.withLock {
+            state.withLock { $0.loopWake = true }
+            loopCondition.broadcast()
+        }
+    }
+
+    func runLoop() {
+        var nextTick = ContinuousClock.now + configuration.tickInterval
+        var nextRefresh = ContinuousClock.now + configuration.membershipRefreshInterval
+        while true {
+            let wait = min(nextTick, nextRefresh, nextDialDue() ?? nextTick) - .now
+            loopCondition.withLock {
+                if !state.withLock({ $0.loopWake }) && wait > .zero { loopCondition.wait(timeout: wait) }
+                state.withLock { $0.loopWake = false }
+            }
+            let (running, refresh) = state.withLock { state -> (Bool, Bool) in
+                defer { state.refreshRequested = false }
+                return (state.running, state.refreshRequested)
+            }
+            guard running else { return }
+            let now = ContinuousClock.now
+            if refresh || now >= nextRefresh {
+                applyMembership()
+                nextRefresh = now + configuration.membershipRefreshInterval
+            }
+            if now >= nextTick {
+                for connection in state.withLock({ Array($0.connections.values) }) { connection.post(.tick) }
+                nextTick = now + configuration.tickInterval
+            }
+            startDueDials()
+        }
+    }
+
+    /// When the earliest waiting redial is due.
+    private func nextDialDue() -> ContinuousClock.Instant? {
+        state.withLock { state in
+            state.dialTargets.compactMap { peer -> ContinuousClock.Instant? in
+                let record = state.records[peer] ?? PeerRecord()
+                guard record.current == nil, !record.dialing, !state.isPaused(peer),
+                    state.addresses[peer] != nil
+                else { return nil }
+                return record.nextDial ?? .now
+            }.min()
+        }
+    }
+
+    private func startDueDials() {
+        let now = ContinuousClock.now
+        let due = state.withLock { state -> [(PeerID, PeerAddress)] in
+            guard state.running else { return [] }
+            var due: [(PeerID, PeerAddress)] = []
+            for peer in state.dialTargets.sorted() {
+                var record = state.records[peer] ?? PeerRecord()
+                guard record.current == nil, !record.dialing, !state.isPaused(peer),
+                    let address = state.addresses[peer], (record.nextDial ?? now) <= now
+                else { continue }
+                record.dialing = true
+                state.records[peer] = record
+                due.append((peer, address))
+            }
+            return due
+        }
+        for (peer, address) in due {
+            logger.log(.debug, "dialing \(address)", peer: peer)
+            IOThread.detach { [self] in dial(peer, at: address) }
+        }
+    }
+
+    /// Reads membership from the stores and brings open connections in line with it.
+    func applyMembership() {
+        let membership: Membership
+        do {
+            membership = try Membership.load(from: library)
+        } catch {
+            logger.log(.error, "cannot read share membership: \(error)")
+            return
+        }
+        let (connections, changed) = state.withLock { state -> ([PeerConnection], Bool) in
+            let changed = state.membership != membership
+            state.membership = membership
+            return (state.current, changed)
+        }
+        guard changed else { return }
+        for connection in connections {
+            let peer = connection.peer
+            guard membership.admitted.contains(peer) || configuration.extraAdmission(peer) else {
+                connection.close(.notMember, "no longer a member of any zone shared here")
+                continue
+            }
+            let zones = membership.zones(with: peer)
+            if Set(zones.map(\.zone)) != connection.status.withLock({ $0.zones }) {
+                connection.post(.zonesChanged(sessionZones(for: peer)))
+            }
+        }
+    }
+
+    /// A store committed: every connection replicating a touched zone pushes, except the one
+    /// the changes came from; a membership change is re-read on the loop thread.
+    func committed(_ entry: HistoryEntry) {
+        let zones = Set(entry.changes.map(\.zone))
+        let membershipTouched = entry.changes.contains { $0.entity == "share" || $0.entity == "participant" }
+        let connections = state.withLock { state -> [PeerConnection] in
+            if membershipTouched { state.refreshRequested = true }
+            return Array(state.connections.values)
+        }
+        for connection in connections where entry.author != "sync:\(connection.peer)" {
+            let replicated = connection.status.withLock { $0.zones }
+            for zone in zones.intersection(replicated).sorted() { connection.post(.localCommit(zone: zone)) }
+        }
+        if membershipTouched { wakeLoop() }
+    }
+}

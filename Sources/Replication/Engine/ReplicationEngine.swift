@@ -1,0 +1,161 @@
+import Store
+import Synchronization
+
+/// Replication for one library: every peer connection, dialing and accepting, push and
+/// anti-entropy, photo data, pause and resume, and per-peer status.
+///
+/// Create it with the library and this peer's identity, `start()` it, then `listen(...)` or
+/// hand it the sockets the daemon accepts (`acceptIncoming`). It dials the owners of the
+/// zones this library takes part in (at the addresses given with `setAddress`), admits the
+/// members of its zones, pushes every local commit at once, relays at the owner, and
+/// reconnects with backoff. All blocking work runs on its own threads, never on the Swift
+/// concurrency pool. `stop()` closes everything.
+public final class ReplicationEngine: @unchecked Sendable {
+    public let library: Library
+    public let identity: PeerIdentity
+    public let configuration: ReplicationConfiguration
+    let logger: ReplicationLogger
+    let claims = DataClaims()
+    let state = Mutex(EngineState())
+    let loopCondition = Condition()
+    let backoff: Backoff
+    private let setup = Mutex<(loop: IOThread?, listener: TCPListener?)>((nil, nil))
+
+    public var localPeer: PeerID { library.localPeer }
+
+    public init(
+        library: Library, identity: PeerIdentity,
+        configuration: ReplicationConfiguration = ReplicationConfiguration(),
+        logger: ReplicationLogger = .discard
+    ) {
+        precondition(library.localPeer == identity.peerID, "the library belongs to another peer identity")
+        self.library = library
+        self.identity = identity
+        self.configuration = configuration
+        self.logger = logger
+        backoff = Backoff(
+            base: configuration.reconnectBase, maximum: configuration.reconnectMax,
+            jitter: configuration.reconnectJitter)
+    }
+
+    /// Reads membership, starts following the stores' commits and starts the dialer.
+    /// Throws when the stores cannot be read. Calling it twice does nothing.
+    public func start() throws {
+        let membership = try Membership.load(from: library)
+        let begins = state.withLock { state -> Bool in
+            guard !state.running, !state.stopped else { return false }
+            state.running = true
+            state.membership = membership
+            return true
+        }
+        guard begins else { return }
+        for store in library.stores {
+            store.observe { [weak self] entry in self?.committed(entry) }
+        }
+        let loop = IOThread.start { [self] in runLoop() }
+        setup.withLock { $0.loop = loop }
+        logger.log(.info, "replication started as \(localPeer)")
+    }
+
+    /// Listens for peers on `host:port` (port 0 picks a free one); returns the bound address.
+    @discardableResult
+    public func listen(host: String, port: UInt16) throws(SocketError) -> PeerAddress {
+        let listener = try TCPListener.bind(host: host, port: port)
+        listener.start { [weak self] socket in self?.accept(socket) }
+        setup.withLock { $0.listener = listener }
+        logger.log(.info, "listening for peers on \(listener.address)")
+        return PeerAddress(host: listener.host, port: listener.port)
+    }
+
+    /// Takes over a connected TCP socket accepted by the daemon's own listener.
+    public func acceptIncoming(fileDescriptor: Int32) {
+        accept(TCPSocket(adopting: fileDescriptor))
+    }
+
+    /// Closes every connection (telling peers why, within `stopGrace`), stops dialing and
+    /// listening. The engine cannot be started again.
+    public func stop() {
+        let connections = state.withLock { state -> [PeerConnection] in
+            state.running = false
+            state.stopped = true
+            return Array(state.connections.values)
+        }
+        let (loop, listener) = setup.withLock { ($0.loop, $0.listener) }
+        listener?.close()
+        wakeLoop()
+        loop?.join()
+        for connection in connections { connection.close(.shuttingDown, "the peer is shutting down") }
+        for connection in connections where !connection.waitUntilFinished(timeout: configuration.stopGrace) {
+            connection.cut()
+            _ = connection.waitUntilFinished(timeout: .seconds(10))
+        }
+        logger.log(.info, "replication stopped")
+    }
+
+    /// Where `peer` listens (from a share URL); nil forgets it. Dialed at once when due.
+    public func setAddress(_ address: PeerAddress?, for peer: PeerID) {
+        state.withLock { state in
+            state.addresses[peer] = address
+            state.records[peer, default: PeerRecord()].nextDial = nil
+        }
+        wakeLoop()
+    }
+
+    /// Re-reads membership now (after accepting or changing a share), updates the zones of
+    /// open connections, closes connections of peers no longer admitted, dials new owners.
+    /// Blocks on the stores: call it from a thread that may block.
+    public func refreshMembership() {
+        applyMembership()
+        wakeLoop()
+    }
+
+    /// Stops replicating with every peer (`peer == nil`) or one; local commands keep working.
+    public func pause(_ peer: PeerID? = nil) {
+        let closing = state.withLock { state -> [PeerConnection] in
+            if let peer { state.pausedPeers.insert(peer) } else { state.pausedAll = true }
+            return state.connections.values.filter { peer == nil || $0.peer == peer }
+        }
+        for connection in closing { connection.close(.paused, "replication with this peer is paused") }
+        logger.log(
+            .notice, peer.map { "replication paused with \($0.short)" } ?? "replication paused", peer: peer)
+    }
+
+    /// Resumes replication with every peer (`peer == nil`) or one, dialing at once.
+    public func resume(_ peer: PeerID? = nil) {
+        state.withLock { state in
+            if let peer {
+                state.pausedPeers.remove(peer)
+            } else {
+                state.pausedAll = false
+                state.pausedPeers = []
+            }
+            for key in state.records.keys where peer == nil || key == peer {
+                state.records[key]!.attempt = 0
+                state.records[key]!.nextDial = nil
+            }
+        }
+        logger.log(
+            .notice, peer.map { "replication resumed with \($0.short)" } ?? "replication resumed", peer: peer)
+        wakeLoop()
+    }
+
+    /// Cuts the connection with `peer`, as a network failure would; it is redialed with
+    /// backoff if this side dials it.
+    public func disconnect(_ peer: PeerID) {
+        let current = state.withLock { $0.records[peer]?.current }
+        current?.cut()
+    }
+
+    /// Syncs now: redials unreachable peers without waiting for their backoff, and runs
+    /// anti-entropy again on every open connection.
+    public func syncNow() {
+        let connections = state.withLock { state -> [PeerConnection] in
+            for key in state.records.keys { state.records[key]!.nextDial = nil }
+            return state.current
+        }
+        for connection in connections { connection.post(.resync(sessionZones(for: connection.peer))) }
+        wakeLoop()
+    }
+
+    func emit(_ event: ReplicationEvent) { configuration.onEvent(event) }
+}

@@ -1,0 +1,19 @@
+import Store
+
+/// What the engine reports as it happens, for the daemon's event stream and for tests.
+///
+/// Delivered synchronously on the engine's threads (a connection's worker, the dialer):
+/// handlers must be quick and must not block.
+public enum ReplicationEvent: Sendable, Equatable {
+    /// A connection finished its hello and is now the one used with the peer.
+    case connected(PeerID, dialedByUs: Bool)
+    case disconnected(PeerID, reason: String)
+    /// A peer was refused during the TLS handshake (not a member) or could not be reached.
+    case refused(PeerID, reason: String)
+    case dialFailed(PeerID, reason: String)
+    case changeSetApplied(PeerID, zone: String, refused: Int)
+    case dataFetchStarted(PeerID, hash: ContentHash, offset: Int64, size: Int64)
+    case dataFetched(PeerID, hash: ContentHash, size: Int64)
+    case dataFetchFailed(PeerID, hash: ContentHash, reason: String)
+    case dataServed(PeerID, hash: ContentHash, count: Int)
+}

@@ -1,0 +1,84 @@
+import Store
+
+/// What a `SyncSession` asks its driver to do. The driver carries actions out in order and
+/// reports results back as `SessionEvent`s.
+public enum SessionAction: Equatable, Sendable {
+    /// Write these frames, in one write when possible.
+    case send([Frame])
+    /// The hellos agree: the connection is established.
+    case established(VersionAgreement)
+    /// Compute `store.changes(zone:since:batchSize:)`; answer with `changesPrepared`.
+    case prepareChanges(zone: String, since: VectorClock, batchSize: Int, generation: Int)
+    /// Apply the set from the peer; answer with `applied`, then report missing photo data
+    /// with `dataWanted`.
+    case apply(ChangeSet)
+    /// Open (or create) the partial file for `item`; answer with `partialOpened`.
+    case openPartial(DataItem)
+    /// Append bytes to the open partial file of `hash`; report a failure with
+    /// `dataWriteFailed`.
+    case writeData(ContentHash, [UInt8])
+    /// Verify and move the completed partial file into the store; answer with
+    /// `dataFinished`.
+    case finishData(ContentHash)
+    /// Close the partial file of `hash` without finishing it, deleting it when `discard`.
+    case closePartial(ContentHash, discard: Bool)
+    /// Read the requested range for the peer, if it may have it; answer with `dataRead`.
+    case readData(DataRequest)
+    /// Something worth recording for the peer's status or the event stream.
+    case notify(SessionNotice)
+    case log(SessionLogLevel, String)
+    /// Close the connection; nothing more will be asked.
+    case close(SessionCloseReason)
+}
+
+/// Progress worth showing outside the session.
+public enum SessionNotice: Equatable, Sendable {
+    /// The peer's zone clocks arrived: the connection is fully working.
+    case synchronising(zones: Int)
+    case changeSetApplied(zone: String, refused: Int)
+    /// A fetch starts, at `offset` (non-zero when resuming an interrupted transfer).
+    case dataFetchStarted(ContentHash, offset: Int64, size: Int64)
+    case dataFetched(ContentHash, size: Int64)
+    case dataFetchFailed(ContentHash, String)
+    /// `count` bytes of photo data were sent to the peer.
+    case dataServed(ContentHash, count: Int)
+}
+
+/// Severity of a session log line (journald priorities, coarsely).
+public enum SessionLogLevel: Int, Comparable, Sendable {
+    case debug = 7
+    case info = 6
+    case notice = 5
+    case warning = 4
+    case error = 3
+
+    public static func < (a: SessionLogLevel, b: SessionLogLevel) -> Bool { a.rawValue > b.rawValue }
+}
+
+/// Why a session ended.
+public enum SessionCloseReason: Equatable, Sendable, CustomStringConvertible {
+    /// The peer sent something malformed or out of place.
+    case protocolViolation(String)
+    /// The peer closed, saying why.
+    case remoteClosed(CloseCode, String)
+    /// The connection ended (nil: cleanly) or broke.
+    case transport(String?)
+    /// The peer was silent for too long.
+    case timeout(String)
+    /// This side asked for the close.
+    case local(CloseCode, String)
+    /// Local storage failed.
+    case internalFailure(String)
+
+    public var description: String {
+        switch self {
+        case .protocolViolation(let text): return "protocol error: \(text)"
+        case .remoteClosed(let code, let text): return "closed by the peer (\(code)): \(text)"
+        case .transport(let text):
+            return text.map { "connection lost: \($0)" } ?? "connection closed by the peer"
+        case .timeout(let text): return text
+        case .local(let code, let text): return "closed here (\(code)): \(text)"
+        case .internalFailure(let text): return "local failure: \(text)"
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// The knobs of one sync session: timers, batch and window sizes. Defaults suit a daemon;
+/// tests shorten the timers.
+public struct SessionConfiguration: Sendable {
+    /// Send a ping when nothing has been sent for this long.
+    public var pingInterval: Duration = .seconds(15)
+    /// Close the connection when nothing has been received for this long.
+    public var silenceTimeout: Duration = .seconds(45)
+    /// Close the connection when the peer's hello has not arrived within this time.
+    public var helloTimeout: Duration = .seconds(10)
+    /// Field changes per change set asked of the store (smaller when a set would not fit in
+    /// a frame).
+    public var changeBatchSize = 2_000
+    /// Encoded change sets sent but not yet answered, in bytes (one set always goes, even
+    /// when larger). Bounds what the receiver must buffer.
+    public var changeWindowBytes = 8 << 20
+    /// Bytes asked for per photo-data request.
+    public var dataChunkSize = 256 << 10
+    /// Photo-data requests outstanding at once: with the chunk size, the memory a transfer
+    /// uses on either side, whatever the photo's size.
+    public var dataWindow = 8
+    /// Photos whose data is being fetched at once (small photos are pipelined).
+    public var dataParallelFiles = 4
+    /// How long to wait before asking again for data the peer did not have.
+    public var dataRetryInterval: Duration = .seconds(30)
+    /// Largest frame sent or accepted.
+    public var maximumFrameSize = WireLimits.defaultMaximumFrameSize
+    /// Decoding bounds.
+    public var limits = MessageLimits()
+
+    public init() {}
+}

@@ -1,0 +1,114 @@
+import Store
+
+/// A zone one connection replicates, as the session needs to know it.
+public struct SessionZone: Hashable, Sendable {
+    public var zone: String
+    /// The store holding the zone locally.
+    public var store: StoreKind
+    /// True when this peer owns the zone (the other side is a participant): the owner sends
+    /// everything and the participant vouches only for its own changes.
+    public var localIsOwner: Bool
+    /// This peer's clock of the zone when it joined the session.
+    public var clock: VectorClock
+
+    public init(zone: String, store: StoreKind, localIsOwner: Bool, clock: VectorClock) {
+        self.zone = zone
+        self.store = store
+        self.localIsOwner = localIsOwner
+        self.clock = clock
+    }
+}
+
+/// Photo data this peer lacks: what to fetch, how big it is and which store it goes to.
+public struct DataItem: Hashable, Sendable {
+    public var hash: ContentHash
+    public var size: Int64
+    public var store: StoreKind
+
+    public init(hash: ContentHash, size: Int64, store: StoreKind) {
+        self.hash = hash
+        self.size = size
+        self.store = store
+    }
+}
+
+/// What the store said to a change set.
+public enum ApplyOutcome: Equatable, Sendable {
+    /// Applied; `refused` describes objects the store refused; `clock` is the zone's clock
+    /// afterwards.
+    case applied(refused: [String], clock: VectorClock)
+    /// The local clock does not dominate the set's `since`.
+    case notReady(clock: VectorClock)
+    /// The store does not hold the zone.
+    case unknownZone
+    /// Storage failed (disk full, I/O error…).
+    case failed(String)
+}
+
+/// What opening the partial file of a fetch found.
+public enum PartialOpenResult: Equatable, Sendable {
+    /// Ready to append; `existingBytes` were kept from an earlier, interrupted transfer.
+    case opened(existingBytes: Int64)
+    /// The data is already in the store.
+    case alreadyPresent
+    /// Another connection is fetching the same data.
+    case busy
+    case failed(String)
+}
+
+/// How finishing a fetch (verifying the hash, moving the file into place) went.
+public enum DataCompletion: Equatable, Sendable {
+    case stored
+    /// The bytes do not hash to the expected value; the partial file was discarded.
+    case mismatch
+    /// Local I/O failed; the partial file was kept.
+    case failed(String)
+}
+
+/// The result of reading data to serve a request.
+public enum DataReadResult: Equatable, Sendable {
+    case bytes([UInt8], isFinal: Bool)
+    case refused(DataErrorReason, String)
+}
+
+/// An input to a `SyncSession`: something that happened on the connection or locally.
+public enum SessionEvent: Sendable {
+    /// Bytes read from the connection, in any pieces.
+    case bytes([UInt8])
+    /// A whole frame (for drivers that decode frames themselves).
+    case frame(Frame)
+    /// The zones replicated with this peer now (a full list).
+    case zonesChanged([SessionZone])
+    /// A local transaction (a command, or changes applied from any peer) touched `zone`.
+    case localCommit(zone: String)
+    /// Time passed; keepalive, timeouts and retries are checked.
+    case tick
+    /// Runs anti-entropy again: announces these clocks and sends anything the peer lacks.
+    case resync([SessionZone])
+    /// The store's answer to `SessionAction.prepareChanges`.
+    case changesPrepared(zone: String, generation: Int, Result<[ChangeSet], SessionFailure>)
+    /// The store's answer to `SessionAction.apply`.
+    case applied(zone: String, ApplyOutcome)
+    /// Photo data found missing locally, to fetch from this peer.
+    case dataWanted([DataItem])
+    case partialOpened(ContentHash, PartialOpenResult)
+    case dataWriteFailed(ContentHash, String)
+    case dataFinished(ContentHash, DataCompletion)
+    /// The answer to `SessionAction.readData`.
+    case dataRead(DataRequest, DataReadResult)
+    /// Data arrived in the local store (from any connection).
+    case dataArrived(ContentHash)
+    /// This side wants the connection closed.
+    case closeRequested(CloseCode, String)
+    /// The connection ended (nil: cleanly) or broke.
+    case transportEnded(String?)
+}
+
+/// A failure reported back to the session, as text for the log.
+public struct SessionFailure: Error, Equatable, Sendable {
+    public var message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+}

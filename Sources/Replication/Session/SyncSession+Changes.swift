@@ -1,0 +1,218 @@
+import Store
+
+/// Anti-entropy and push: announcing clocks, computing what the peer lacks, sending it under
+/// the window, and applying and answering what the peer sends.
+extension SyncSession {
+    /// Sends our clocks of `list`. After the hello it goes out even when empty, so that the
+    /// peer knows this side has announced everything it replicates with it.
+    mutating func announce(_ list: [SessionZone], evenIfEmpty: Bool = false) {
+        guard !list.isEmpty || evenIfEmpty else { return }
+        let entries = list.sorted { $0.zone < $1.zone }.map {
+            ZoneClocks.Entry(zone: $0.zone, clock: $0.clock)
+        }
+        out.send(ZoneClocks(entries))
+    }
+
+    mutating func zonesChanged(_ list: [SessionZone]) {
+        let wanted = Dictionary(list.map { ($0.zone, $0) }, uniquingKeysWith: { first, _ in first })
+        for zone in zones.keys where wanted[zone] == nil {
+            zones[zone] = nil
+            outbox.dropWaiting(zone: zone)
+            out.log(.info, "stopped replicating zone \(zone) with this peer")
+        }
+        var added: [SessionZone] = []
+        for (zone, info) in wanted.sorted(by: { $0.key < $1.key }) where zones[zone] == nil {
+            var replication = ZoneReplication(info: info, batchSize: configuration.changeBatchSize)
+            // The peer may have announced the zone before this side started replicating it.
+            if let clock = unclaimedAnnouncements.removeValue(forKey: zone) {
+                replication.remote = clock
+                replication.dirty = true
+            }
+            zones[zone] = replication
+            added.append(info)
+        }
+        if state == .active {
+            announce(added)
+            for info in added { maybePrepare(info.zone) }
+        }
+    }
+
+    mutating func receiveZoneClocks(_ message: ZoneClocks) {
+        if !remoteAnnounced {
+            remoteAnnounced = true
+            out.notify(.synchronising(zones: message.entries.count))
+        }
+        for entry in message.entries {
+            guard var zone = zones[entry.zone] else {
+                // Kept for when membership catches up here (both sides learn of a new share
+                // at about the same time); bounded, since the peer chooses what it announces.
+                if unclaimedAnnouncements.count < SyncSession.maxUnclaimedAnnouncements {
+                    unclaimedAnnouncements[entry.zone] = entry.clock
+                }
+                out.log(
+                    .debug,
+                    "the peer announced zone \(entry.zone), which is not replicated with it here (yet)")
+                continue
+            }
+            zone.remote = entry.clock
+            zone.generation += 1
+            zone.dirty = true
+            zones[entry.zone] = zone
+            outbox.dropWaiting(zone: entry.zone)
+            maybePrepare(entry.zone)
+        }
+    }
+
+    mutating func resync(_ list: [SessionZone]) {
+        guard state == .active else { return }
+        announce(list.filter { zones[$0.zone] != nil })
+        for zone in zones.keys.sorted() { markDirty(zone) }
+    }
+
+    mutating func markDirty(_ zone: String) {
+        guard zones[zone] != nil else { return }
+        zones[zone]!.dirty = true
+        maybePrepare(zone)
+    }
+
+    /// Asks the store for the zone's changes the peer lacks, unless a computation is under way
+    /// or earlier sets of the zone still wait for the window (they will be followed up).
+    mutating func maybePrepare(_ id: String) {
+        guard state == .active, var zone = zones[id], let remote = zone.remote, zone.dirty, !zone.preparing,
+            !zone.stalled, outbox.waitingCount(zone: id) == 0
+        else { return }
+        zone.dirty = false
+        zone.preparing = true
+        zones[id] = zone
+        out.append(
+            .prepareChanges(zone: id, since: remote, batchSize: zone.batchSize, generation: zone.generation))
+    }
+
+    mutating func changesPrepared(
+        zone id: String, generation: Int, _ result: Result<[ChangeSet], SessionFailure>
+    ) {
+        guard var zone = zones[id], zone.preparing else { return }
+        zone.preparing = false
+        zones[id] = zone
+        guard generation == zone.generation else {
+            maybePrepare(id)  // computed from a belief since reset
+            return
+        }
+        let sets: [ChangeSet]
+        switch result {
+        case .success(let prepared): sets = prepared
+        case .failure(let failure):
+            close(
+                .internalFailure("computing changes of zone \(id): \(failure.message)"), code: .internalError)
+            return
+        }
+        var frames: [Frame] = []
+        var expected = zone.remote ?? VectorClock()
+        for set in sets {
+            let after = zone.expected(after: set, localPeer: localPeer)
+            if set.objects.isEmpty && expected.dominates(after) { continue }
+            let frame = ChangeSetMessage(set).frame()
+            guard frame.bodyLength <= configuration.maximumFrameSize else {
+                shrinkBatches(id)
+                return
+            }
+            frames.append(frame)
+            expected = expected.merged(with: after)
+            zone.remote = expected
+        }
+        zones[id]!.remote = expected
+        for frame in frames { outbox.enqueue(.init(zone: id, generation: generation, frame: frame)) }
+        pumpOutbox()
+        maybePrepare(id)
+    }
+
+    /// A set did not fit in a frame: asks again with smaller batches, or gives up on the zone
+    /// when even one transaction is too large.
+    private mutating func shrinkBatches(_ id: String) {
+        guard var zone = zones[id] else { return }
+        if zone.batchSize <= 1 {
+            zone.stalled = true
+            out.log(
+                .error,
+                "zone \(id): one transaction's changes exceed the frame limit of "
+                    + "\(configuration.maximumFrameSize) bytes; this zone stops replicating with the peer")
+        } else {
+            zone.batchSize = max(1, zone.batchSize / 4)
+            zone.dirty = true
+        }
+        zones[id] = zone
+        maybePrepare(id)
+    }
+
+    mutating func pumpOutbox() {
+        var drained: Set<String> = []
+        while let entry = outbox.next(window: configuration.changeWindowBytes) {
+            out.send(entry.frame)
+            drained.insert(entry.zone)
+        }
+        for zone in drained.sorted() { maybePrepare(zone) }
+    }
+
+    mutating func receiveAnswer(zone id: String, clock: VectorClock, ready: Bool) throws(ProtocolViolation) {
+        guard let sent = outbox.answer(zone: id) else {
+            throw ProtocolViolation("an answer for zone \(id) matches no change set sent")
+        }
+        if var zone = zones[id], zone.remote != nil {
+            if ready {
+                zone.remote = zone.remote!.merged(with: clock)
+            } else if sent.generation == zone.generation {
+                out.log(.info, "the peer lacks earlier changes of zone \(id); sending again from its clock")
+                zone.remote = clock
+                zone.generation += 1
+                zone.dirty = true
+                outbox.dropWaiting(zone: id)
+            }
+            zones[id] = zone
+        }
+        pumpOutbox()
+        maybePrepare(id)
+    }
+
+    mutating func receiveChangeSet(_ set: ChangeSet) {
+        guard zones[set.zone] != nil else {
+            out.log(
+                .info, "ignored a change set for zone \(set.zone), which is not replicated with this peer")
+            incoming.append(.init(zone: set.zone, until: set.until, applying: false))
+            answerIgnored()
+            return
+        }
+        incoming.append(.init(zone: set.zone, until: set.until, applying: true))
+        out.append(.apply(set))
+    }
+
+    mutating func applied(zone id: String, _ outcome: ApplyOutcome) {
+        guard let entry = incoming.takeApplied(zone: id) else {
+            out.log(.error, "an apply result for zone \(id) matches no change set received")
+            return
+        }
+        switch outcome {
+        case .applied(let refused, let clock):
+            if var zone = zones[id] {
+                zone.remote = zone.remote.map { $0.merged(with: entry.until) }
+                zones[id] = zone
+            }
+            for refusal in refused { out.log(.warning, "refused from the peer in zone \(id): \(refusal)") }
+            out.notify(.changeSetApplied(zone: id, refused: refused.count))
+            out.send(ChangeSetAck(zone: id, clock: clock))
+        case .notReady(let clock):
+            out.log(.info, "a change set for zone \(id) needs earlier changes; asking the peer to resend")
+            out.send(ChangeSetNotReady(zone: id, clock: clock))
+        case .unknownZone:
+            out.log(.warning, "zone \(id) is no longer in the store; change set ignored")
+            out.send(ChangeSetAck(zone: id, clock: VectorClock()))
+        case .failed(let reason):
+            close(.internalFailure("applying a change set of zone \(id): \(reason)"), code: .internalError)
+            return
+        }
+        answerIgnored()
+    }
+
+    private mutating func answerIgnored() {
+        for entry in incoming.takeIgnored() { out.send(ChangeSetAck(zone: entry.zone, clock: VectorClock())) }
+    }
+}

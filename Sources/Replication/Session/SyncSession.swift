@@ -1,0 +1,241 @@
+import Store
+
+/// The replication protocol of one connection, as a pure state machine: no sockets, no
+/// store, no clock of its own.
+///
+/// The driver feeds it events (bytes received, local commits, timer ticks, results of the
+/// store operations it asked for) with the current time, and carries out the actions it
+/// returns (send frames, apply a change set, read or write photo data, close). Everything
+/// the protocol decides — the hello, anti-entropy, push, answers, data transfer windows,
+/// keepalive — is decided here, so it is tested without a network.
+public struct SyncSession: Sendable {
+    public enum State: Equatable, Sendable {
+        /// `start` not called yet.
+        case idle
+        /// Our hello is sent; the peer's must be the first frame.
+        case awaitingHello
+        case active
+        case closed(SessionCloseReason)
+    }
+
+    public let localPeer: PeerID
+    /// The peer TLS authenticated; its hello must name the same one.
+    public let remotePeer: PeerID
+    public let configuration: SessionConfiguration
+    public private(set) var state: State = .idle
+    public private(set) var agreement: VersionAgreement?
+    /// True once the peer's zone clocks have arrived.
+    public internal(set) var remoteAnnounced = false
+
+    var decoder: FrameDecoder
+    var zones: [String: ZoneReplication] = [:]
+    var outbox = ChangeOutbox()
+    var incoming = IncomingSets()
+    var fetcher: DataFetcher
+    var pendingReads: [DataRequest] = []
+    /// Clocks the peer announced for zones not replicated with it here (yet).
+    var unclaimedAnnouncements: [String: VectorClock] = [:]
+    static let maxUnclaimedAnnouncements = 10_000
+    /// Data the peer asked for that this side did not have yet.
+    var waitingForData: Set<ContentHash> = []
+    var keepalive: Keepalive
+    var startedAt: ContinuousClock.Instant
+    var now: ContinuousClock.Instant
+    var out = SessionOutput()
+
+    public init(
+        localPeer: PeerID, remotePeer: PeerID, zones: [SessionZone],
+        configuration: SessionConfiguration = SessionConfiguration(), now: ContinuousClock.Instant
+    ) {
+        self.localPeer = localPeer
+        self.remotePeer = remotePeer
+        self.configuration = configuration
+        decoder = FrameDecoder(maximumFrameSize: configuration.maximumFrameSize)
+        fetcher = DataFetcher(configuration: configuration)
+        keepalive = Keepalive(
+            pingInterval: configuration.pingInterval, silenceTimeout: configuration.silenceTimeout, now: now)
+        startedAt = now
+        self.now = now
+        for zone in zones {
+            self.zones[zone.zone] = ZoneReplication(info: zone, batchSize: configuration.changeBatchSize)
+        }
+    }
+
+    /// Sends our hello.
+    public mutating func start(now: ContinuousClock.Instant) -> [SessionAction] {
+        guard state == .idle else { return [] }
+        begin(now)
+        state = .awaitingHello
+        out.send(Hello(peerID: localPeer).frame())
+        return finish()
+    }
+
+    /// Handles one event; returns what to do, in order.
+    public mutating func handle(_ event: SessionEvent, now: ContinuousClock.Instant) -> [SessionAction] {
+        if case .closed = state { return [] }
+        begin(now)
+        do throws(ProtocolViolation) {
+            try dispatch(event)
+        } catch {
+            close(.protocolViolation(error.message), code: .protocolError)
+        }
+        return finish()
+    }
+
+    /// True when nothing is waiting to be sent, answered, applied or fetched.
+    public var isIdle: Bool {
+        guard state == .active, remoteAnnounced else { return false }
+        return outbox.isEmpty && incoming.isEmpty && fetcher.pendingCount == 0
+            && zones.values.allSatisfy { !$0.preparing && !$0.dirty && $0.remote != nil }
+    }
+
+    /// What the peer is believed to hold of each zone (nil until it announced the zone).
+    public var remoteClocks: [String: VectorClock?] { zones.mapValues(\.remote) }
+
+    /// Photos whose data is queued, in transfer, or waiting for the peer to have it.
+    public var pendingDataCount: Int { fetcher.pendingCount }
+
+    private mutating func begin(_ now: ContinuousClock.Instant) {
+        self.now = max(self.now, now)
+    }
+
+    private mutating func finish() -> [SessionAction] {
+        if out.sentFrames { keepalive.sent(at: now) }
+        return out.take()
+    }
+
+    private mutating func dispatch(_ event: SessionEvent) throws(ProtocolViolation) {
+        switch event {
+        case .bytes(let bytes):
+            decoder.feed(bytes)
+            try drainDecoder()
+        case .frame(let frame):
+            try receive(frame)
+        case .zonesChanged(let list): zonesChanged(list)
+        case .localCommit(let zone): markDirty(zone)
+        case .tick: tick()
+        case .resync(let list): resync(list)
+        case .changesPrepared(let zone, let generation, let result):
+            changesPrepared(zone: zone, generation: generation, result)
+        case .applied(let zone, let outcome): applied(zone: zone, outcome)
+        case .dataWanted(let items):
+            fetcher.want(items)
+            if state == .active { fetcher.pump(&out) }
+        case .partialOpened(let hash, let result): fetcher.opened(hash, result, &out)
+        case .dataWriteFailed(let hash, let reason): fetcher.writeFailed(hash, reason, &out)
+        case .dataFinished(let hash, let completion): fetcher.finished(hash, completion, &out)
+        case .dataRead(let request, let result): dataRead(request, result)
+        case .dataArrived(let hash): dataArrived(hash)
+        case .closeRequested(let code, let reason): close(.local(code, reason), code: code)
+        case .transportEnded(let reason): close(.transport(reason), code: nil)
+        }
+    }
+
+    private mutating func drainDecoder() throws(ProtocolViolation) {
+        while state.isOpen {
+            let output: FrameDecoder.Output
+            do throws(WireError) {
+                output = try decoder.next()
+            } catch {
+                throw ProtocolViolation(error.description)
+            }
+            guard case .frame(let frame) = output else { return }
+            try receive(frame)
+        }
+    }
+
+    private mutating func receive(_ frame: Frame) throws(ProtocolViolation) {
+        keepalive.received(at: now)
+        switch state {
+        case .awaitingHello: try receiveHello(frame)
+        case .active:
+            let message: PeerMessage
+            do throws(WireError) {
+                message = try PeerMessage(frame: frame, limits: configuration.limits)
+            } catch {
+                throw ProtocolViolation(error.description)
+            }
+            try receive(message)
+        default: throw ProtocolViolation("a frame arrived before the session started")
+        }
+    }
+
+    private mutating func receiveHello(_ frame: Frame) throws(ProtocolViolation) {
+        do throws(WireError) {
+            let hello = try Hello(frame: frame)
+            let agreement = try VersionAgreement(
+                local: Hello(peerID: localPeer), remote: hello, authenticatedPeer: remotePeer)
+            self.agreement = agreement
+            state = .active
+            out.append(.established(agreement))
+            announce(zones.values.map(\.info), evenIfEmpty: true)
+            fetcher.pump(&out)
+        } catch {
+            throw ProtocolViolation(error.description)
+        }
+    }
+
+    private mutating func receive(_ message: PeerMessage) throws(ProtocolViolation) {
+        switch message {
+        case .zoneClocks(let clocks): receiveZoneClocks(clocks)
+        case .changeSet(let message): receiveChangeSet(message.set)
+        case .ack(let ack): try receiveAnswer(zone: ack.zone, clock: ack.clock, ready: true)
+        case .notReady(let answer): try receiveAnswer(zone: answer.zone, clock: answer.clock, ready: false)
+        case .dataRequest(let request):
+            pendingReads.append(request)
+            out.append(.readData(request))
+        case .dataChunk(let chunk): try fetcher.received(chunk, &out)
+        case .dataError(let error): try fetcher.received(error, &out)
+        case .dataAvailable(let available): fetcher.available(available.hash, &out)
+        case .ping(let ping): out.send(Pong(nonce: ping.nonce))
+        case .pong: break
+        case .error(let error): close(.remoteClosed(error.code, error.message), code: nil)
+        }
+    }
+
+    private mutating func tick() {
+        switch state {
+        case .awaitingHello where now - startedAt >= configuration.helloTimeout:
+            close(.timeout("no hello within \(configuration.helloTimeout)"), code: .timeout)
+            return
+        case .active, .awaitingHello: break
+        default: return
+        }
+        switch keepalive.check(at: now) {
+        case .nothing: break
+        case .ping(let nonce): out.send(Ping(nonce: nonce))
+        case .dead(let silence):
+            close(.timeout("nothing received for \(silence); the peer seems gone"), code: .timeout)
+            return
+        }
+        if state == .active { fetcher.tick(now: now, &out) }
+    }
+
+    /// Ends the session: tells the peer why when `code` is given, then asks for the close.
+    mutating func close(_ reason: SessionCloseReason, code: CloseCode?) {
+        if let code {
+            var message = reason.description
+            if case .local(_, let text) = reason { message = text }
+            out.send(ErrorMessage(code: code, message: message))
+        }
+        let level: SessionLogLevel
+        switch reason {
+        case .protocolViolation, .internalFailure: level = .warning
+        case .transport(nil), .local: level = .info
+        default: level = .notice
+        }
+        out.log(level, "connection closed: \(reason)")
+        state = .closed(reason)
+        out.append(.close(reason))
+    }
+}
+
+extension SyncSession.State {
+    /// True while frames are still read.
+    var isOpen: Bool {
+        switch self {
+        case .awaitingHello, .active: return true
+        default: return false
+        }
+    }
+}

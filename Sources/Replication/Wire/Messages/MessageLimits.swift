@@ -1,0 +1,18 @@
+/// Bounds checked while decoding replication messages, so that a peer cannot make this one
+/// allocate more than these sizes whatever lengths and counts it writes.
+public struct MessageLimits: Sendable {
+    /// Longest zone ID, in UTF-8 bytes (zone IDs are UUIDs: 36).
+    public var maxZoneIDBytes = 200
+    /// Most zones in one zone-clocks message.
+    public var maxZones = 100_000
+    /// Most entries in one vector clock (peers that ever wrote to a zone).
+    public var maxClockEntries = 4_096
+    /// Largest photo-data chunk a request may ask for and a chunk may carry.
+    public var maxChunkBytes = 1 << 20
+    /// Longest human-readable reason in an error message.
+    public var maxReasonBytes = 4_096
+    /// Bounds of the change-set codec inside a change-set message.
+    public var changeSet = ChangeSetCodec.Limits()
+
+    public init() {}
+}

@@ -1,0 +1,130 @@
+import Glibc
+
+/// Photo data arriving from a peer, written to a stable per-hash partial file
+/// (`<root>/tmp/<hash>.partial`), so that a transfer cut in the middle resumes where it
+/// stopped instead of starting over.
+///
+/// Bytes are hashed as they are appended (and what an earlier transfer left is hashed once
+/// on open), so verifying the SHA-256 at the end costs no second read. The blob becomes
+/// visible only by an atomic rename after the hash matched and the file was fsynced: a
+/// crash, a full disk or a lying peer never leaves a wrong or half-written photo in place.
+/// One writer per hash at a time: the caller makes sure of it.
+public final class PartialBlob {
+    /// What `commit` found.
+    public enum Outcome: Sendable, Equatable {
+        /// The data matched its hash and is now in the store.
+        case stored
+        /// The data did not match its hash; the partial file was deleted.
+        case mismatch
+    }
+
+    public let hash: String
+    public let expectedSize: Int64
+    /// Bytes in the partial file: where the transfer continues.
+    public private(set) var size: Int64 = 0
+    public let path: String
+    private let store: BlobStore
+    private var fd: Int32
+    private let hasher = SHA256Hasher()
+
+    /// Opens the partial file of `hash` (64 lowercase hex digits), creating it when missing.
+    /// A file longer than `expectedSize` cannot be a prefix of the data and is started over.
+    public init(store: BlobStore, hash: String, expectedSize: Int64) throws {
+        guard LibraryStore.isHexDigest(hash) else {
+            throw StoreError.invalid("'\(hash)' is not a SHA-256 digest")
+        }
+        self.store = store
+        self.hash = hash
+        self.expectedSize = expectedSize
+        path = "\(store.root)/tmp/\(hash).partial"
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw StoreError.io(operation: "opening", path: path, reason: BlobStore.errorText())
+        }
+        do {
+            try resume()
+        } catch {
+            Glibc.close(fd)
+            fd = -1
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    /// Hashes what an earlier transfer left and positions the file at its end.
+    private func resume() throws {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw StoreError.io(operation: "reading the size of", path: path, reason: BlobStore.errorText())
+        }
+        if Int64(info.st_size) > expectedSize {
+            guard ftruncate(fd, 0) == 0 else {
+                throw StoreError.io(operation: "truncating", path: path, reason: BlobStore.errorText())
+            }
+        } else if info.st_size > 0 {
+            var buffer = [UInt8](repeating: 0, count: BlobStore.bufferSize)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                guard n >= 0 else {
+                    throw StoreError.io(operation: "reading", path: path, reason: BlobStore.errorText())
+                }
+                if n == 0 { break }
+                buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                size += Int64(n)
+            }
+        }
+        guard lseek(fd, off_t(size), SEEK_SET) == off_t(size) else {
+            throw StoreError.io(operation: "seeking in", path: path, reason: BlobStore.errorText())
+        }
+    }
+
+    /// Appends the next bytes of the data.
+    public func append(_ bytes: UnsafeRawBufferPointer) throws {
+        guard fd >= 0 else { throw StoreError.invalid("the partial file of \(hash.prefix(12)) is closed") }
+        guard size + Int64(bytes.count) <= expectedSize else {
+            throw StoreError.invalid(
+                "photo data \(hash.prefix(12)) would exceed its announced size of \(expectedSize) bytes")
+        }
+        try BlobStore.writeAll(fd, bytes, path)
+        hasher.update(bytes)
+        size += Int64(bytes.count)
+    }
+
+    public func append(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try append($0) }
+    }
+
+    /// Verifies the hash and, when it matches, moves the data into the store. The partial
+    /// file is gone afterwards either way.
+    public func commit() throws -> Outcome {
+        guard fd >= 0 else { throw StoreError.invalid("the partial file of \(hash.prefix(12)) is closed") }
+        guard SHA256Hasher.hex(hasher.finish()) == hash else {
+            discard()
+            return .mismatch
+        }
+        guard fsync(fd) == 0 else {
+            throw StoreError.io(operation: "syncing", path: path, reason: BlobStore.errorText())
+        }
+        close()
+        try BlobStore.makeDirectory("\(store.root)/\(hash.prefix(2))")
+        let final = store.path(for: hash)
+        guard rename(path, final) == 0 else {
+            throw StoreError.io(operation: "renaming into", path: final, reason: BlobStore.errorText())
+        }
+        return .stored
+    }
+
+    /// Stops writing, keeping the partial file for a later resume.
+    public func close() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+
+    /// Stops writing and deletes the partial file.
+    public func discard() {
+        close()
+        unlink(path)
+    }
+}

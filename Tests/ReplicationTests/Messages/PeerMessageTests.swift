@@ -1,0 +1,84 @@
+import Store
+import Testing
+
+@testable import Replication
+
+/// One sample of every message, shared by the round-trip and truncation tables.
+enum SampleMessages {
+    static func peer(_ n: UInt8) -> PeerID { PeerID(digest: [UInt8](repeating: n, count: 32))! }
+    static let hash = ContentHash(bytes: (0..<32).map { UInt8($0) })!
+    static let clock = VectorClock([peer(1): 42, peer(2): 1 << 40])
+    static let set = ChangeSet(
+        zone: "zone-a", since: VectorClock([peer(1): 3]), until: clock,
+        objects: [
+            ObjectChange(
+                entity: .tag, id: "t1",
+                fields: [
+                    FieldChange(
+                        field: TagField.name, value: .text("sea"), stamp: Stamp(hlc: 40, peer: peer(1)))
+                ])
+        ])
+
+    static let all: [PeerMessage] = [
+        .zoneClocks(
+            ZoneClocks([.init(zone: "zone-a", clock: clock), .init(zone: "zone-b", clock: VectorClock())])),
+        .zoneClocks(ZoneClocks([])),
+        .changeSet(ChangeSetMessage(set)),
+        .ack(ChangeSetAck(zone: "zone-a", clock: clock)),
+        .notReady(ChangeSetNotReady(zone: "zone-a", clock: VectorClock())),
+        .dataRequest(DataRequest(hash: hash, offset: 1 << 33, length: 262_144)),
+        .dataChunk(DataChunk(hash: hash, offset: 7, isFinal: true, bytes: [1, 2, 3])),
+        .dataChunk(DataChunk(hash: hash, offset: 0, isFinal: false, bytes: [])),
+        .dataError(DataError(hash: hash, reason: .unavailable, message: "not here yet")),
+        .dataAvailable(DataAvailable(hash: hash)),
+        .ping(Ping(nonce: 9)),
+        .pong(Pong(nonce: .max)),
+        .error(ErrorMessage(code: .paused, message: "paused by its owner")),
+    ]
+}
+
+@Suite struct PeerMessageTests {
+    @Test(arguments: SampleMessages.all)
+    func everyMessageRoundTripsThroughAFrame(message: PeerMessage) throws {
+        let frame = message.frame()
+        let bytes = try frame.encoded()
+        var decoder = FrameDecoder()
+        decoder.feed(bytes)
+        guard case .frame(let received) = try decoder.next() else {
+            Issue.record("no frame decoded")
+            return
+        }
+        #expect(try PeerMessage(frame: received) == message)
+    }
+
+    @Test(arguments: SampleMessages.all)
+    func everyTruncationIsATypedError(message: PeerMessage) {
+        let frame = message.frame()
+        for length in 0..<frame.payload.count {
+            let cut = Frame(type: frame.type, payload: Array(frame.payload.prefix(length)))
+            #expect(throws: WireError.self, "\(frame.type) cut to \(length) bytes") {
+                try PeerMessage(frame: cut)
+            }
+        }
+    }
+
+    @Test(arguments: SampleMessages.all)
+    func trailingBytesAreRefused(message: PeerMessage) {
+        var frame = message.frame()
+        frame.payload.append(0)
+        #expect(throws: WireError.self) { try PeerMessage(frame: frame) }
+    }
+
+    @Test func typeNumbersAreTheDocumentedOnes() {
+        let types = SampleMessages.all.map { $0.frame().type.rawValue }
+        #expect(Set(types) == Set(2...12))
+    }
+
+    @Test func helloAndUnknownTypesAreUnexpectedHere() {
+        for type: UInt8 in [0x00, 0x01, 0x0D, 0xFF] {
+            #expect(throws: WireError.unexpectedMessage(type: type, expected: "a replication message")) {
+                try PeerMessage(frame: Frame(type: MessageType(rawValue: type), payload: []))
+            }
+        }
+    }
+}
