@@ -22,44 +22,17 @@ public enum ShareJoiner {
             throw .local("\(error)")
         }
         guard !known else { throw .alreadyMember(zone: url.zone) }
-        let address = url.host.contains(":") ? "[\(url.host)]:\(url.port)" : "\(url.host):\(url.port)"
-        let stream: FrameStream
-        do {
-            let socket = try TCPDialer.connect(host: url.host, port: url.port, timeout: timeout)
-            var configuration = TLSConfiguration.client(identity: identity, expecting: url.owner)
-            configuration.readTimeout = timeout
-            let connection = try TLSConnection.handshake(over: socket, configuration: configuration)
-            stream = FrameStream(connection: connection)
-        } catch let error as SocketError {
-            throw .unreachable(address: address, reason: error.description)
-        } catch let error as TLSError {
-            if case .unexpectedPeer(let presented, _) = error {
-                throw .wrongOwner(address: address, presented: presented, expected: url.owner)
-            }
-            throw .unreachable(address: address, reason: error.description)
-        } catch {
-            throw .unreachable(address: address, reason: "\(error)")
-        }
-        defer { stream.connection.close() }
-        let response: JoinResponse
-        do {
-            _ = try stream.exchangeHello(Hello(peerID: identity.peerID))
-            try stream.send(JoinRequest(zone: url.zone, token: url.token).frame)
-            guard let frame = try stream.receive() else {
-                throw AcceptError.protocolFailure("the owner closed the connection")
-            }
-            response = try JoinResponse(frame: frame)
-        } catch let error as AcceptError {
-            throw error
-        } catch {
-            throw .protocolFailure("\(error)")
-        }
+        let response = try ShareGuest.exchange(
+            JoinRequest(zone: url.zone, token: url.token).frame, host: url.host, port: url.port,
+            owner: url.owner,
+            identity: identity, timeout: timeout)
         switch response {
         case .refused(let code, let message):
             throw .refused(code: code, message: message)
         case .accepted(let title, let permission):
             do {
-                try library.sharedStore.prepareParticipantZone(url.zone, owner: url.owner)
+                let address = url.host.contains(":") ? "[\(url.host)]:\(url.port)" : "\(url.host):\(url.port)"
+                try library.sharedStore.prepareParticipantZone(url.zone, owner: url.owner, address: address)
             } catch {
                 throw .local("\(error)")
             }
@@ -68,9 +41,29 @@ public enum ShareJoiner {
     }
 }
 
-/// The owner's side of a join request: check the token and the share's rules, record the
-/// participant as accepted, and answer.
+/// The owner's side of the sharing messages: join requests (check the token and the
+/// share's rules, record the participant as accepted), membership checks and leave notices.
 public enum JoinHandler {
+    /// Answers one sharing frame from `peer`.
+    public static func answer(_ frame: Frame, from peer: PeerID, library: Library) -> [Frame] {
+        do throws(WireError) {
+            switch frame.type {
+            case .joinRequest:
+                return [respond(to: try JoinRequest(frame: frame), from: peer, library: library).frame]
+            case .membershipCheck:
+                return [check(try ZoneNotice(frame: frame).zone, of: peer, library: library).frame]
+            case .leaveNotice:
+                let zone = try ZoneNotice(frame: frame).zone
+                try? library.privateStore.participantLeft(zone: zone, peer: peer)
+                return [JoinResponse.refused(code: "left", message: "you left share \(zone)").frame]
+            default:
+                return [JoinResponse.refused(code: "unexpected", message: "unexpected sharing message").frame]
+            }
+        } catch {
+            return [JoinResponse.refused(code: "protocol_error", message: error.description).frame]
+        }
+    }
+
     public static func respond(to request: JoinRequest, from peer: PeerID, library: Library) -> JoinResponse {
         let store = library.privateStore
         do {
@@ -86,6 +79,50 @@ public enum JoinHandler {
         } catch {
             return .refused(code: "internal", message: "the owner could not check the invitation")
         }
+    }
+
+    /// Whether `peer` still takes part in `zone`: the answer a participant purges on.
+    static func check(_ zone: String, of peer: PeerID, library: Library) -> JoinResponse {
+        let store = library.privateStore
+        guard let share = try? store.share(zone), share.owner == library.localPeer.description else {
+            return .refused(code: "unknown_share", message: "the owner has no share \(zone)")
+        }
+        if share.stopped {
+            return .refused(code: "stopped", message: "the owner stopped sharing \(share.title)")
+        }
+        guard let record = share.participants.first(where: { $0.peer == peer.description }),
+            record.status != .removed
+        else {
+            return .refused(code: "removed", message: "the owner removed you from \(share.title)")
+        }
+        return .accepted(
+            title: share.title, permission: record.permission == .none ? .readOnly : record.permission)
+    }
+}
+
+/// A participant's questions to an owner outside replication: is this membership still
+/// valid, and "I left".
+public enum ShareMembership {
+    /// Asks the owner whether this peer still takes part in `zone`.
+    public static func check(
+        zone: String, owner: PeerID, address: PeerAddress, identity: PeerIdentity,
+        timeout: Duration = .seconds(10)
+    ) throws(AcceptError) -> JoinResponse {
+        try ShareGuest.exchange(
+            ZoneNotice(type: .membershipCheck, zone: zone).frame, host: address.host, port: address.port,
+            owner: owner,
+            identity: identity, timeout: timeout)
+    }
+
+    /// Tells the owner this peer left `zone`.
+    public static func leave(
+        zone: String, owner: PeerID, address: PeerAddress, identity: PeerIdentity,
+        timeout: Duration = .seconds(10)
+    ) throws(AcceptError) {
+        _ = try ShareGuest.exchange(
+            ZoneNotice(type: .leaveNotice, zone: zone).frame, host: address.host, port: address.port,
+            owner: owner,
+            identity: identity, timeout: timeout)
     }
 }
 

@@ -11,6 +11,18 @@ extension MessageType {
     public static let leaveNotice = MessageType(rawValue: 0x42)
     /// Owner → participant: "ZONE is no longer yours" (removed, or sharing stopped): purge it.
     public static let zoneRevoked = MessageType(rawValue: 0x43)
+    /// Participant → owner: "am I still a member of ZONE?"; answered with a join response.
+    public static let membershipCheck = MessageType(rawValue: 0x44)
+}
+
+extension MessageType {
+    /// Types 0x40…0x4F belong to sharing; sessions hand them to the engine's sharing hook.
+    public static let sharingRange: ClosedRange<UInt8> = 0x40...0x4F
+}
+
+extension Capabilities {
+    /// Announced by a short connection that only joins, leaves or checks a membership.
+    public static let joining = Capabilities(rawValue: 1 << 63)
 }
 
 /// "Let me join this share": the zone and the URL's token.
@@ -85,7 +97,8 @@ public enum JoinResponse: Equatable, Sendable {
     }
 }
 
-/// A one-zone notice: a participant leaving, or the owner revoking a participant's copy.
+/// A one-zone notice: a participant leaving or checking its membership, or the owner
+/// revoking a participant's copy.
 public struct ZoneNotice: Equatable, Sendable {
     public let type: MessageType
     public let zone: String
@@ -105,8 +118,8 @@ public struct ZoneNotice: Equatable, Sendable {
     }
 
     public init(frame: Frame) throws(WireError) {
-        guard frame.type == .leaveNotice || frame.type == .zoneRevoked else {
-            throw .unexpectedMessage(type: frame.type.rawValue, expected: "leave notice or zone revoked")
+        guard [.leaveNotice, .zoneRevoked, .membershipCheck].contains(frame.type) else {
+            throw .unexpectedMessage(type: frame.type.rawValue, expected: "a zone notice")
         }
         var reader = BinaryReader(frame.payload)
         type = frame.type

@@ -3,7 +3,7 @@
 /// A released migration is never edited: a change to the schema is a new entry at the end,
 /// so a store written by any earlier version opens and upgrades in place.
 enum Migrations {
-    static let all: [String] = [v1, v2]
+    static let all: [String] = [v1, v2, v3]
 
     /// Brings `db` to the latest version, each migration in its own transaction.
     static func migrate(_ db: Database) throws {
@@ -32,6 +32,13 @@ enum Migrations {
             zone TEXT PRIMARY KEY,
             owner TEXT NOT NULL
         );
+        """
+
+    /// Where the owner of an accepted share listens (HOST:PORT of its URL), so the daemon
+    /// can dial it again after a restart, and tell it about a departure.
+    static let v3 = """
+        ALTER TABLE zones ADD COLUMN address TEXT;
+        ALTER TABLE departures ADD COLUMN address TEXT;
         """
 
     static let v1 = """

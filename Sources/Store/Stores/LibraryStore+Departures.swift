@@ -6,10 +6,15 @@ extension LibraryStore {
         guard kind == .shared, let owner = try read({ try owner(of: zone) }) else {
             throw StoreError.unknownZone(zone)
         }
+        let address = try read {
+            try db.first("SELECT address FROM zones WHERE id = ?", zone) { $0.optionalString(0) } ?? nil
+        }
         try purge(zone: zone)
         try lock.withLock {
             try db.run(
-                "INSERT OR REPLACE INTO departures (zone, owner) VALUES (?, ?)", zone, owner.description)
+                "INSERT OR REPLACE INTO departures (zone, owner, address) VALUES (?, ?, ?)", zone,
+                owner.description,
+                address)
         }
     }
 
@@ -17,6 +22,15 @@ extension LibraryStore {
     public func departures(toldTo owner: PeerID) throws -> [String] {
         try read {
             try db.query("SELECT zone FROM departures WHERE owner = ?", owner.description) { $0.string(0) }
+        }
+    }
+
+    /// Every departure not yet acknowledged: zone, owner and the owner's address.
+    public func pendingDepartures() throws -> [(zone: String, owner: String, address: String?)] {
+        try read {
+            try db.query("SELECT zone, owner, address FROM departures ORDER BY zone") {
+                ($0.string(0), $0.string(1), $0.optionalString(2))
+            }
         }
     }
 
