@@ -23,6 +23,8 @@ final class Daemon: Sendable {
     private let bus = EventBus()
     private let library: LibraryHandle
     private let listener: PeerListener
+    private let replication: ReplicationHost
+    private let custodian: ShareCustodian
     private let control: ControlServer
     private let watchdog: Watchdog?
     private let stopping = Mutex(false)
@@ -52,16 +54,32 @@ final class Daemon: Sendable {
         HistoryPublisher.publish(library, on: bus)
         self.library = LibraryHandle(library)
         listener = try PeerListener(address: settings.listen)
+        let custodian = ShareCustodian(library: library, identity: identity, logger: logger)
+        self.custodian = custodian
+        do {
+            replication = try ReplicationHost(identity: identity, library: library, bus: bus, logger: logger)
+            {
+                event in
+                switch event {
+                case .disconnected, .changeSetApplied, .connected: custodian.kick()
+                default: break
+                }
+            }
+        } catch {
+            throw .replication(reason: "\(error)")
+        }
         state = DaemonState(
             peerID: identity.peerID, pid: getpid(), listenAddress: listener.boundAddress, settings: settings,
             configFile: loader.configFile)
         control = try ControlServer(path: settings.controlSocket, logger: logger)
         let services = DaemonServices(
-            state: state, bus: bus, logger: logger, library: library, identity: identity)
+            state: state, bus: bus, logger: logger, library: library, identity: identity,
+            replication: replication, custodian: custodian)
         let control = control
         watchdog = Watchdog(environment: environment, notifier: notifier) { control.isAccepting }
         control.start(routes: .catalog(services)) { [state] in state.settings.limits }
-        listener.start(handler: ClosingPeerConnectionHandler(logger: logger))
+        listener.start(handler: EnginePeerConnectionHandler(host: replication))
+        custodian.start(host: replication)
         watchdog?.start()
         logger.info(
             "peershared \(PeerShareVersion.string) ready",
@@ -129,6 +147,8 @@ final class Daemon: Sendable {
         watchdog?.stop()
         control.stop()
         listener.stop()
+        custodian.stop()
+        replication.stop()
         library.close()
         lock.release()
         logger.info("stopped")

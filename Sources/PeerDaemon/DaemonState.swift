@@ -48,4 +48,8 @@ struct DaemonServices: Sendable {
     let library: Library
     /// This peer's key and certificate, for dialing other peers (accept).
     let identity: PeerIdentity
+    /// The replication engine and its daemon-side hooks.
+    let replication: ReplicationHost
+    /// The participant's membership upkeep (departures, purges).
+    let custodian: ShareCustodian
 }

@@ -109,7 +109,6 @@ extension ReplicationEngine: ConnectionOwner {
             return nil
         }
         let local = localPeer
-        let extra = configuration.extraAdmission(peer)
         let decision = state.withLock { state -> (refusal: (CloseCode, String)?, replaced: PeerConnection?) in
             var record = state.records[peer, default: PeerRecord()]
             defer { state.records[peer] = record }
@@ -118,7 +117,7 @@ extension ReplicationEngine: ConnectionOwner {
             guard !state.isPaused(peer) else {
                 return ((.paused, "replication with this peer is paused"), nil)
             }
-            guard state.membership.admitted.contains(peer) || extra else {
+            guard state.membership.admitted.contains(peer) else {
                 return ((.notMember, "not a member of any zone shared here"), nil)
             }
             var replaced: PeerConnection?

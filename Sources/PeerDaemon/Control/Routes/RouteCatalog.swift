@@ -13,6 +13,7 @@ extension ControlRoutes {
         routes.registerHistory(services)
         routes.registerWatch(services)
         routes.registerShares(services)
+        routes.registerPeers(services)
         return routes
     }
 }

@@ -68,6 +68,8 @@ extension ControlRoutes {
                     .invalidArguments, "share.leave: you own this share; use share stop to end it")
             }
             try zone.store.leave(zone: zone.id)
+            services.replication.membershipChanged()
+            services.custodian.kick()
             return ["share": .string(zone.id), "left": true]
         }
         register("share.revoke", summary: "revoke a share's URL and make a new one") { args in
@@ -92,6 +94,7 @@ extension ControlRoutes {
             let url = try ShareURL(parsing: try args.string("url"))
             let joined = try ShareJoiner.join(url, identity: services.identity, library: sharing.library)
             services.logger.info("joined share", ["zone": joined.zone, "peer": url.owner.short])
+            services.replication.membershipChanged()
             return [
                 "share": .string(joined.zone), "title": .string(joined.title),
                 "permission": .string(joined.permission.rawValue),
