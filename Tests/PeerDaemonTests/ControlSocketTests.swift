@@ -35,12 +35,12 @@ import Testing
                     "error": [
                         "code": "unknown_command",
                         "message": .string(
-                            "unknown command 'photo.frobnicate': the commands are accept, history, id, photo.add, "
-                                + "photo.delete, photo.export, photo.list, photo.rename, photo.show, ping, rate, "
-                                + "rating.delete, rating.list, share.add, share.create, share.invite, share.leave, "
-                                + "share.list, share.permission, share.remove, share.revoke, share.show, share.stop, "
-                                + "status, tag.add, tag.delete, tag.list, tag.remove, "
-                                + "tag.toggle, watch"),
+                            "unknown command 'photo.frobnicate': the commands are accept, history, id, pause, "
+                                + "peers, photo.add, photo.delete, photo.export, photo.list, photo.rename, "
+                                + "photo.show, ping, rate, rating.delete, rating.list, resume, share.add, "
+                                + "share.create, share.invite, share.leave, share.list, share.permission, "
+                                + "share.remove, share.revoke, share.show, share.stop, status, sync, tag.add, "
+                                + "tag.delete, tag.list, tag.remove, tag.toggle, watch"),
                     ],
                 ])
         #expect(try client.request(#"{"id": 2, "command": "ping"}"#)["ok"] == true)
