@@ -54,6 +54,10 @@ final class Daemon: Sendable {
         HistoryPublisher.publish(library, on: bus)
         self.library = LibraryHandle(library)
         listener = try PeerListener(address: settings.listen)
+        state = DaemonState(
+            peerID: identity.peerID, pid: getpid(), listenAddress: listener.boundAddress, settings: settings,
+            configFile: loader.configFile)
+        control = try ControlServer(path: settings.controlSocket, logger: logger)
         let custodian = ShareCustodian(library: library, identity: identity, logger: logger)
         self.custodian = custodian
         do {
@@ -68,10 +72,6 @@ final class Daemon: Sendable {
         } catch {
             throw .replication(reason: "\(error)")
         }
-        state = DaemonState(
-            peerID: identity.peerID, pid: getpid(), listenAddress: listener.boundAddress, settings: settings,
-            configFile: loader.configFile)
-        control = try ControlServer(path: settings.controlSocket, logger: logger)
         let services = DaemonServices(
             state: state, bus: bus, logger: logger, library: library, identity: identity,
             replication: replication, custodian: custodian)

@@ -34,6 +34,11 @@ public final class Library: @unchecked Sendable {
 
     public var stores: [LibraryStore] { [privateStore, sharedStore] }
 
+    /// Closes both databases (checkpointing their write-ahead logs); later operations fail.
+    public func close() {
+        for store in stores { store.close() }
+    }
+
     public func store(_ kind: StoreKind) -> LibraryStore { kind == .private ? privateStore : sharedStore }
 
     /// The store holding `zone`.

@@ -20,6 +20,10 @@ final class LibraryHandle: Sendable {
 
     /// Drops the daemon's reference; the stores close unless a stuck client still uses them.
     func close() {
-        current.withLock { $0 = nil }
+        let library = current.withLock { current -> Library? in
+            defer { current = nil }
+            return current
+        }
+        library?.close()
     }
 }

@@ -48,6 +48,11 @@ public final class LibraryStore: @unchecked Sendable {
         lock.withLock { observers.append(observer) }
     }
 
+    /// Closes the database; later operations fail with a "closed" error.
+    public func close() {
+        lock.withLock { db.close() }
+    }
+
     /// `PRAGMA integrity_check` of the database file.
     public func integrityCheck() throws -> String {
         try lock.withLock { try db.integrityCheck() }
