@@ -1,0 +1,169 @@
+import ControlProtocol
+import Foundation
+import Store
+import Testing
+
+/// The sample's "Try out the Sharing Flow" with three real daemons on loopback: alice owns
+/// the share, bob takes part read-write, carol read-only.
+@Suite struct SharingFlowTests {
+    @Test func theSampleFlowFromSharingToStoppingWorksBetweenThreeDaemons() throws {
+        let peers = try SharingPeers()
+        let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)
+        let city = randomBytes(3000)
+        // Owner: a photo, shared privately; a participant without an invitation is refused.
+        let beach = try alice.addPhoto("beach.jpg", bytes: randomBytes(5000), tags: ["summer"])
+        let created = try alice.json("share", "create", beach, "--title", "Holidays")
+        let share = try #require(created["share"]?.stringValue)
+        let url = try #require(created["url"]?.stringValue)
+        #expect(url.hasPrefix("peershare://\(alice.address)/\(share)?owner=\(alice.id)&invite="))
+        #expect(try alice.share(share)["url"]?.stringValue == url)
+        #expect(
+            try bob.refusal("accept", url)
+                == ControlError(
+                    "permission_denied",
+                    "the owner refused: this share is private: the owner must invite your peer ID (\(bob.id)) first"
+                ))
+
+        // Invitations, then acceptance by URL.
+        let invited = try alice.json("share", "invite", share, bob.id, "--permission", "read-write")
+        #expect(
+            invited
+                == [
+                    "share": .string(share), "peer_id": .string(bob.id), "permission": "read-write",
+                    "status": "pending",
+                ])
+        _ = try alice.json("share", "invite", String(share.prefix(8)), carol.id)
+        #expect(
+            try bob.cli("accept", url).stdout == "joined \"Holidays\" (read-write), share \(share)\n")
+        #expect(
+            try carol.json("accept", url) == [
+                "share": .string(share), "title": "Holidays", "permission": "read-only",
+            ])
+        try peers.settle()
+        for peer in peers.everyone {
+            #expect(try peer.sees() == ["beach.jpg": ["summer"]], "\(peer.name)")
+        }
+        let participants = try alice.share(share)["participants"]
+        #expect(
+            participants
+                == .array(
+                    [
+                        ["peer_id": .string(bob.id), "permission": "read-write", "status": "accepted"],
+                        ["peer_id": .string(carol.id), "permission": "read-only", "status": "accepted"],
+                    ].sorted { $0["peer_id"]!.stringValue! < $1["peer_id"]!.stringValue! }))
+        let bobsShares = try bob.json("share", "list")
+        #expect(bobsShares[0]?["role"] == "participant" && bobsShares[0]?["permission"] == "read-write")
+        #expect(bobsShares[0]?["store"] == "shared" && bobsShares[0]?["url"] == nil)
+        #expect(try carol.json("share", "list")[0]?["permission"] == "read-only")
+
+        // Both sides tag.
+        _ = try alice.json("tag", "add", beach, "sea")
+        _ = try bob.json("tag", "add", beach, "sunset")
+        try peers.settle()
+        for peer in peers.everyone {
+            #expect(try peer.sees() == ["beach.jpg": ["sea", "summer", "sunset"]], "\(peer.name)")
+        }
+
+        // A second photo into the existing share: its "summer" joins the zone's "summer".
+        let cityPhoto = try alice.addPhoto("city.jpg", bytes: city, tags: ["summer", "night"])
+        #expect(
+            try alice.cli("share", "add", cityPhoto, share).stdout
+                == "added \(cityPhoto.prefix(8)) to share \(share.prefix(8))\n")
+        try peers.settle()
+        for peer in peers.everyone {
+            #expect(
+                try peer.sees() == [
+                    "beach.jpg": ["sea", "summer", "sunset"], "city.jpg": ["night", "summer"],
+                ],
+                "\(peer.name)")
+            let summers = try #require(try peer.json("tag", "list", "--share", share).arrayValue).filter {
+                $0["name"] == "summer"
+            }
+            #expect(summers.count == 1 && summers.first?["photo_count"] == 2, "\(peer.name): \(summers)")
+        }
+
+        // Managing participants: carol may write once made read-write, and no longer once
+        // made read-only again.
+        let readOnly = "you have read-only access to this share"
+        #expect(
+            try carol.refusal("tag", "add", cityPhoto, "lights")
+                == ControlError("permission_denied", "cannot tag this photo: \(readOnly)"))
+        _ = try alice.json("share", "permission", share, String(carol.id.prefix(7)), "read-write")
+        try peers.settle()
+        #expect(try carol.json("share", "show", share)["permission"] == "read-write")
+        _ = try carol.json("tag", "add", cityPhoto, "lights")
+        try peers.settle()
+        for peer in peers.everyone {
+            #expect(try peer.sees()["city.jpg"] == ["lights", "night", "summer"], "\(peer.name)")
+        }
+        _ = try alice.json("share", "permission", share, carol.id, "read-only")
+        try peers.settle()
+        #expect(
+            try carol.refusal("photo", "rename", cityPhoto, "City")
+                == ControlError("permission_denied", "cannot rename this photo: \(readOnly)"))
+
+        // Bob leaves ("Remove Me"): his copy goes, alice sees him as removed.
+        #expect(try bob.cli("share", "leave", share).stdout == "left share \(share.prefix(8))\n")
+        #expect(try bob.json("photo", "list") == [] && bob.json("share", "list") == [])
+        try waitUntil("alice to see bob as removed", timeout: .seconds(30)) {
+            try alice.participantStatus(bob, in: share) == "removed"
+        }
+        _ = try alice.json("tag", "add", beach, "dawn")
+        try peers.settle()
+        #expect(try bob.sees() == [:])
+        #expect(try carol.sees()["beach.jpg"] == ["dawn", "sea", "summer", "sunset"])
+
+        // Stopping: carol's copy is purged; alice's photos go back to her default zone.
+        #expect(try alice.cli("share", "stop", share).stdout == "stopped sharing \(share.prefix(8))\n")
+        try waitUntil("carol's copy to be purged", timeout: .seconds(30)) {
+            try carol.json("photo", "list") == [] && carol.json("share", "list") == []
+        }
+        #expect(
+            try alice.sees(share: "default")
+                == [
+                    "beach.jpg": ["dawn", "sea", "summer", "sunset"],
+                    "city.jpg": ["lights", "night", "summer"],
+                ])
+        #expect(try alice.json("share", "list")[0]?["stopped"] == true)
+        try exportMatches(alice, cityPhoto, city)
+        try peers.stop()
+    }
+
+    @Test func stoppingWithPurgeDeletesTheOwnersPhotosAndEveryCopy() throws {
+        let peers = try SharingPeers()
+        let shared = try peers.shareBeach()
+        let kept = try peers.alice.addPhoto("kept.jpg", bytes: randomBytes(100), tags: ["summer"])
+        _ = try peers.alice.json("share", "stop", shared.share, "--purge")
+        for participant in [peers.bob, peers.carol] {
+            try waitUntil("\(participant.name)'s copy to be purged", timeout: .seconds(30)) {
+                try participant.json("photo", "list") == [] && participant.json("share", "list") == []
+            }
+        }
+        let photos = try peers.alice.json("photo", "list")
+        #expect(photos.arrayValue?.map { $0["id"] } == [.string(kept)])
+        #expect(
+            try peers.alice.refusal("photo", "show", shared.photo)
+                == ControlError("not_found", "no photo matches '\(shared.photo)'"))
+        // The purged photo's data is gone from every store.
+        for peer in peers.everyone {
+            for store in [StoreKind.private, .shared] {
+                #expect(
+                    !FileManager.default.fileExists(
+                        atPath: peer.daemon.blobPath(sha256(shared.bytes), store: store)),
+                    "\(peer.name) \(store)")
+            }
+        }
+        // The URL of a stopped share lets nobody in.
+        #expect(
+            try peers.bob.refusal("accept", shared.url)
+                == ControlError(
+                    "permission_denied", "the owner refused: the owner has stopped sharing this share"))
+        try peers.stop()
+    }
+
+    private func exportMatches(_ peer: SharingPeer, _ photo: String, _ bytes: [UInt8]) throws {
+        let target = peer.directory.file("export-\(photo.prefix(8))")
+        _ = try peer.json("photo", "export", photo, target)
+        #expect(try contents(of: target) == bytes, "\(peer.name)'s export of \(photo.prefix(8))")
+    }
+}

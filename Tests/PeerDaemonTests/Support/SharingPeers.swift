@@ -1,0 +1,171 @@
+import ControlProtocol
+import Foundation
+import Glibc
+
+/// One daemon of a sharing test, named as the test speaks of it ("alice", "bob", "carol"),
+/// with its own temporary directory; it can be stopped and started again on the same state.
+final class SharingPeer: @unchecked Sendable {
+    let name: String
+    let directory: TestDirectory
+    private(set) var daemon: DaemonProcess
+    /// The peer ID, as `id` prints it.
+    let id: String
+    /// Where the daemon's peer listener is bound (`status`'s `listen`), which share URLs carry.
+    private(set) var address: String
+    private var starts = 1
+
+    init(_ name: String) throws {
+        self.name = name
+        directory = try TestDirectory()
+        daemon = try DaemonProcess.startReady(in: directory)
+        let status = try daemon.json("status")
+        guard let id = status["peer_id"]?.stringValue, let address = status["listen"]?.stringValue else {
+            throw HarnessError("\(name): no peer_id or listen in \(status)")
+        }
+        self.id = id
+        self.address = address
+    }
+
+    /// `peershare --json ARGS…`, which must succeed.
+    func json(_ arguments: String...) throws -> JSON { try daemon.json(arguments) }
+
+    /// `peershare ARGS…` as a person types it.
+    func cli(_ arguments: String...) throws -> CLIResult { try daemon.cli(arguments) }
+
+    /// A command that must be refused with one line on stderr; returns code and message.
+    func refusal(_ arguments: String...) throws -> ControlError { try daemon.refusal(arguments) }
+
+    /// `sync --wait --timeout 30`: every zone in sync with every reachable member, photo data
+    /// included.
+    func syncWait() throws {
+        let result = try CLI.run(
+            ["--socket", daemon.socketPath, "sync", "--wait", "--timeout", "30"], in: directory,
+            timeout: .seconds(45))
+        guard result.status == 0, result.stdout == "in sync\n" else {
+            throw HarnessError("\(name): sync --wait failed: \(result)\nlog:\n\(daemon.stderr)")
+        }
+    }
+
+    /// Adds a photo made of `bytes` under `name` and returns its ID.
+    func addPhoto(_ name: String, bytes: [UInt8], tags: [String] = []) throws -> String {
+        let file = try directory.write(name, bytes: bytes)
+        let added = try daemon.json(["photo", "add", file] + tags.flatMap { ["--tag", $0] })
+        guard let id = added["id"]?.stringValue else { throw HarnessError("photo add answered \(added)") }
+        return id
+    }
+
+    /// What a person sees: each photo's name with its tag names, sorted; only the photos of
+    /// `share` when given.
+    func sees(share: String? = nil) throws -> [String: [String]] {
+        let photos = try daemon.json(["photo", "list"] + (share.map { ["--share", $0] } ?? []))
+        var seen: [String: [String]] = [:]
+        for photo in photos.arrayValue ?? [] {
+            let tags = photo["tags"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+            seen[photo["name"]?.stringValue ?? "?"] = tags.sorted()
+        }
+        return seen
+    }
+
+    /// Everything this peer shows a person: photos, tags, history and shares.
+    func state() throws -> JSON {
+        var snapshot = try daemon.snapshot()
+        if case .object(var members) = snapshot {
+            members["shares"] = try daemon.json("share", "list")
+            snapshot = .object(members)
+        }
+        return snapshot
+    }
+
+    /// This peer's view of one share (`share show --json`).
+    func share(_ share: String) throws -> JSON { try daemon.json("share", "show", share) }
+
+    /// The status of `peer` in `share` as this peer records it, or nil if it is not listed.
+    func participantStatus(_ peer: SharingPeer, in share: String) throws -> String? {
+        try self.share(share)["participants"]?.arrayValue?.first { $0["peer_id"]?.stringValue == peer.id }?[
+            "status"]?.stringValue
+    }
+
+    /// SIGTERM; the daemon must exit 0.
+    func stop() throws { try daemon.stop() }
+
+    /// Starts the daemon again on the same state directory and socket.
+    func start() throws {
+        starts += 1
+        daemon = try daemon.restart(label: "peershared-\(starts)")
+        let status = try daemon.json("status")
+        address = status["listen"]?.stringValue ?? address
+    }
+
+    /// The daemon's log (stderr), all of it.
+    var log: String { daemon.stderr }
+}
+
+/// The three daemons of a sharing test: alice owns, bob and carol take part.
+struct SharingPeers {
+    let alice: SharingPeer
+    let bob: SharingPeer
+    let carol: SharingPeer
+
+    var everyone: [SharingPeer] { [alice, bob, carol] }
+
+    init() throws {
+        alice = try SharingPeer("alice")
+        bob = try SharingPeer("bob")
+        carol = try SharingPeer("carol")
+    }
+
+    /// Waits until every change made so far has reached everyone: the participants push to
+    /// the owner, the owner relays, the participants take what was relayed.
+    func settle() throws {
+        for peer in [bob, carol, alice, bob, carol] { try peer.syncWait() }
+    }
+
+    /// Stops every daemon with SIGTERM; each must exit 0.
+    func stop() throws {
+        for peer in everyone { try peer.stop() }
+    }
+
+    /// What each of the three sees of `share`, by name.
+    func views(share: String) throws -> [String: [String: [String]]] {
+        var result: [String: [String: [String]]] = [:]
+        for peer in everyone { result[peer.name] = try peer.sees(share: share) }
+        return result
+    }
+}
+
+/// A share as a test sets it up: the zone, its URL and the first photo's ID and bytes.
+struct SharedPhoto {
+    let share: String
+    let url: String
+    let photo: String
+    let bytes: [UInt8]
+}
+
+extension SharingPeers {
+    /// Alice adds `beach.jpg` tagged "summer" and shares it privately (public `none`); bob is
+    /// invited read-write and carol `carolPermission`; both accept the URL, and everything
+    /// is in sync when it returns.
+    func shareBeach(carolPermission: String = "read-only", size: Int = 4096) throws -> SharedPhoto {
+        let bytes = randomBytes(size)
+        let photo = try alice.addPhoto("beach.jpg", bytes: bytes, tags: ["summer"])
+        let created = try alice.json("share", "create", photo, "--title", "Holidays")
+        guard let share = created["share"]?.stringValue, let url = created["url"]?.stringValue else {
+            throw HarnessError("share create answered \(created)")
+        }
+        _ = try alice.json("share", "invite", share, bob.id, "--permission", "read-write")
+        _ = try alice.json("share", "invite", share, carol.id, "--permission", carolPermission)
+        for peer in [bob, carol] {
+            let accepted = try peer.json("accept", url)
+            guard accepted["share"]?.stringValue == share else {
+                throw HarnessError("\(peer.name) accepted \(accepted)")
+            }
+        }
+        try settle()
+        return SharedPhoto(share: share, url: url, photo: photo, bytes: bytes)
+    }
+}
+
+/// The bytes of a file.
+func contents(of path: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+}
