@@ -1,0 +1,49 @@
+import ControlProtocol
+import Foundation
+import Store
+import Testing
+
+/// `share remove` between real daemons: the removed participant's copy is purged, its URL
+/// no longer lets it in, and only a new invitation does.
+@Suite struct SharingRemovalTests {
+    @Test func aRemovedParticipantsCopyIsPurgedAndItsOldURLNoLongerLetsItBackIn() throws {
+        let peers = try SharingPeers()
+        let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)
+        let shared = try peers.shareBeach()
+        let blob = bob.daemon.blobPath(sha256(shared.bytes), store: .shared)
+        #expect(FileManager.default.fileExists(atPath: blob))
+
+        let removed = try alice.json("share", "remove", shared.share, String(bob.id.prefix(10)))
+        #expect(removed["status"] == "removed" && removed["peer_id"] == .string(bob.id))
+        try waitUntil("bob's copy to be purged", timeout: .seconds(30)) {
+            try bob.json("photo", "list") == [] && bob.json("share", "list") == []
+        }
+        #expect(!FileManager.default.fileExists(atPath: blob))
+        let purge = try bob.json("history", "--store", "shared").arrayValue?.last
+        #expect(purge?["author"] == "purge")
+        try bob.daemon.waitForLogLine("<6>purged this peer's copy of a share", containing: shared.share)
+
+        // The URL bob accepted before does not let him back in, and changes nothing.
+        let before = try peers.everyone.map { try $0.state() }
+        #expect(
+            try bob.refusal("accept", shared.url)
+                == ControlError(
+                    "permission_denied",
+                    "the owner refused: you were removed from this share: the owner must invite you again"))
+        #expect(try peers.everyone.map { try $0.state() } == before)
+
+        // What alice does next reaches carol, not bob.
+        _ = try alice.json("tag", "add", shared.photo, "after")
+        try peers.settle()
+        #expect(try carol.sees() == ["beach.jpg": ["after", "summer"]])
+        #expect(try bob.sees() == [:])
+        #expect(try alice.participantStatus(bob, in: shared.share) == "removed")
+
+        // Invited again, bob may accept the same URL.
+        _ = try alice.json("share", "invite", shared.share, bob.id)
+        #expect(try bob.json("accept", shared.url)["permission"] == "read-only")
+        try peers.settle()
+        #expect(try bob.sees() == ["beach.jpg": ["after", "summer"]])
+        try peers.stop()
+    }
+}

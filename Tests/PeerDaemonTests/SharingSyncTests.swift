@@ -1,0 +1,66 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+/// Replication between real daemons beyond tags: full-size photo data, and a participant
+/// that was down catching up once it starts again.
+@Suite struct SharingSyncTests {
+    @Test func photoDataArrivesWithTheOriginalBytes() throws {
+        let peers = try SharingPeers()
+        let shared = try peers.shareBeach(size: 3_000_000)
+        let city = randomBytes(700_000)
+        let cityPhoto = try peers.alice.addPhoto("city.jpg", bytes: city)
+        _ = try peers.alice.json("share", "add", cityPhoto, shared.share)
+        try peers.settle()
+        for peer in [peers.bob, peers.carol] {
+            for (photo, bytes) in [(shared.photo, shared.bytes), (cityPhoto, city)] {
+                let shown = try peer.json("photo", "show", photo)
+                #expect(shown["pending"] == false, "\(peer.name)")
+                #expect(shown["store"] == "shared" && shown["zone"] == .string(shared.share), "\(peer.name)")
+                #expect(shown["size"] == .int(bytes.count) && shown["sha256"] == .string(sha256(bytes)))
+                let target = peer.directory.file("export-\(photo.prefix(8)).jpg")
+                #expect(try peer.cli("photo", "export", photo, target).status == 0)
+                #expect(try contents(of: target) == bytes, "\(peer.name): \(photo.prefix(8))")
+            }
+        }
+        try peers.stop()
+    }
+
+    @Test func aRestartedParticipantCatchesUpWithWhatChangedWhileItWasDown() throws {
+        let peers = try SharingPeers()
+        let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)
+        let shared = try peers.shareBeach()
+        try bob.stop()
+
+        // While bob is down: a tag, a new name, a new photo in the share.
+        _ = try alice.json("tag", "add", shared.photo, "night")
+        _ = try alice.json("photo", "rename", shared.photo, "Beach at night")
+        let city = randomBytes(50_000)
+        let cityPhoto = try alice.addPhoto("city.jpg", bytes: city, tags: ["night"])
+        _ = try alice.json("share", "add", cityPhoto, shared.share)
+        try alice.syncWait()
+        try carol.syncWait()
+        let expected = ["Beach at night": ["night", "summer"], "city.jpg": ["night"]]
+        #expect(try carol.sees() == expected)
+
+        // Started again on the same state, bob dials alice at the address he stored.
+        try bob.start()
+        try bob.syncWait()
+        #expect(try bob.sees() == expected)
+        let export = bob.directory.file("city-export.jpg")
+        _ = try bob.json("photo", "export", cityPhoto, export)
+        #expect(try contents(of: export) == city)
+        let known = try #require(try bob.json("peers").arrayValue)
+        #expect(known.map { $0["peer_id"] } == [.string(alice.id)])
+        #expect(known.first?["connected"] == true && known.first?["address"] == .string(alice.address))
+        #expect(known.first?["zones"] == [.string(shared.share)])
+
+        // And what he does now reaches the others.
+        _ = try bob.json("tag", "add", cityPhoto, "lights")
+        try peers.settle()
+        for peer in peers.everyone {
+            #expect(try peer.sees()["city.jpg"] == ["lights", "night"], "\(peer.name)")
+        }
+        try peers.stop()
+    }
+}
