@@ -54,6 +54,11 @@ import Testing
         #expect(known.map { $0["peer_id"] } == [.string(alice.id)])
         #expect(known.first?["connected"] == true && known.first?["address"] == .string(alice.address))
         #expect(known.first?["zones"] == [.string(shared.share)])
+        let table = try bob.cli("peers").stdout.split(separator: "\n").map(String.init)
+        #expect(table.count == 2 && table[0].hasPrefix("PEER ") && table[1].hasPrefix(alice.id.prefix(15)))
+        #expect(
+            table.last?.contains(" connected ") == true && table.last?.contains("s ago ") == true, "\(table)")
+        #expect(table.last?.hasSuffix(alice.address) == true)
 
         // And what he does now reaches the others.
         _ = try bob.json("tag", "add", cityPhoto, "lights")
