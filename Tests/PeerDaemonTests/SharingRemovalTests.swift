@@ -46,4 +46,27 @@ import Testing
         #expect(try bob.sees() == ["beach.jpg": ["after", "summer"]])
         try peers.stop()
     }
+
+    @Test func participantsRemovedOrStoppedWhileOfflinePurgeTheirCopyAtTheirNextContact() throws {
+        let peers = try SharingPeers()
+        let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)
+        let shared = try peers.shareBeach()
+
+        try carol.stop()
+        _ = try alice.json("share", "remove", shared.share, carol.id)
+        try carol.start()
+        try waitUntil("carol's copy to be purged", timeout: .seconds(30)) {
+            try carol.json("photo", "list") == [] && carol.json("share", "list") == []
+        }
+        #expect(try bob.sees() == ["beach.jpg": ["summer"]])
+
+        try bob.stop()
+        _ = try alice.json("share", "stop", shared.share)
+        try bob.start()
+        try waitUntil("bob's copy to be purged", timeout: .seconds(30)) {
+            try bob.json("photo", "list") == [] && bob.json("share", "list") == []
+        }
+        #expect(try alice.sees(share: "default") == ["beach.jpg": ["summer"]])
+        try peers.stop()
+    }
 }

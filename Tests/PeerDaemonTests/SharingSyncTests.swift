@@ -68,4 +68,26 @@ import Testing
         }
         try peers.stop()
     }
+
+    @Test func participantsRedialTheOwnerWhenItComesBackOnItsAddress() throws {
+        let peers = try SharingPeers()
+        let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)
+        let shared = try peers.shareBeach()
+        let address = alice.address
+        try alice.stop()
+
+        // Local commands keep working while the owner is away.
+        _ = try bob.json("tag", "add", shared.photo, "sunset")
+        try waitUntil("bob to see alice offline", timeout: .seconds(30)) {
+            try bob.json("peers")[0]?["connected"] == false
+        }
+        try alice.start(sameAddress: true)
+        #expect(alice.address == address)
+        _ = try alice.json("tag", "add", shared.photo, "dawn")
+        try peers.settle()
+        for peer in peers.everyone {
+            #expect(try peer.sees() == ["beach.jpg": ["dawn", "summer", "sunset"]], "\(peer.name)")
+        }
+        try peers.stop()
+    }
 }

@@ -88,10 +88,20 @@ final class SharingPeer: @unchecked Sendable {
     /// SIGTERM; the daemon must exit 0.
     func stop() throws { try daemon.stop() }
 
-    /// Starts the daemon again on the same state directory and socket.
-    func start() throws {
+    /// Starts the daemon again on the same state directory and socket; on the same peer
+    /// address too with `sameAddress` (as a daemon with a configured port), else on a new port.
+    func start(sameAddress: Bool = false) throws {
         starts += 1
-        daemon = try daemon.restart(label: "peershared-\(starts)")
+        let label = "peershared-\(starts)"
+        if sameAddress {
+            // The harness's own `--listen 127.0.0.1:0` comes first; the later flag wins.
+            daemon = try DaemonProcess(
+                in: directory, arguments: daemon.arguments + ["--listen", address],
+                stateDirectory: daemon.stateDirectory, socketPath: daemon.socketPath, label: label)
+            try daemon.waitUntilReady()
+        } else {
+            daemon = try daemon.restart(label: label)
+        }
         let status = try daemon.json("status")
         address = status["listen"]?.stringValue ?? address
     }
