@@ -69,4 +69,22 @@ import Testing
         #expect(try alice.sees(share: "default") == ["beach.jpg": ["summer"]])
         try peers.stop()
     }
+
+    @Test func aParticipantThatLeavesWhileTheOwnerIsOfflineIsSeenAsRemovedOnceItIsBack() throws {
+        let peers = try SharingPeers()
+        let (alice, bob) = (peers.alice, peers.bob)
+        let shared = try peers.shareBeach()
+        try alice.stop()
+        _ = try bob.json("share", "leave", shared.share)
+        #expect(try bob.json("photo", "list") == [])
+        try alice.start(sameAddress: true)
+        #expect(try alice.participantStatus(bob, in: shared.share) == "accepted")
+        // Bob's daemon retries telling alice every 15 s; `sync` asks it to try now.
+        try bob.syncWait()
+        try waitUntil("alice to see bob as removed", timeout: .seconds(30)) {
+            try alice.participantStatus(bob, in: shared.share) == "removed"
+        }
+        try bob.daemon.waitForLogLine("<6>told the owner this peer left the share", containing: shared.share)
+        try peers.stop()
+    }
 }
