@@ -13,6 +13,8 @@ final class SharingPeer: @unchecked Sendable {
     /// Where the daemon's peer listener is bound (`status`'s `listen`), which share URLs carry.
     private(set) var address: String
     private var starts = 1
+    /// The daemons of the same test, whose logs explain a failure here.
+    private var group: [WeakPeer] = []
 
     init(_ name: String) throws {
         self.name = name
@@ -27,29 +29,53 @@ final class SharingPeer: @unchecked Sendable {
     }
 
     /// `peershare --json ARGS…`, which must succeed.
-    func json(_ arguments: String...) throws -> JSON { try daemon.json(arguments) }
+    func json(_ arguments: String...) throws -> JSON {
+        try explained(arguments) { try daemon.json(arguments) }
+    }
 
     /// `peershare ARGS…` as a person types it.
-    func cli(_ arguments: String...) throws -> CLIResult { try daemon.cli(arguments) }
+    func cli(_ arguments: String...) throws -> CLIResult {
+        try explained(arguments) { try daemon.cli(arguments) }
+    }
 
     /// A command that must be refused with one line on stderr; returns code and message.
-    func refusal(_ arguments: String...) throws -> ControlError { try daemon.refusal(arguments) }
+    func refusal(_ arguments: String...) throws -> ControlError {
+        try explained(arguments) { try daemon.refusal(arguments) }
+    }
+
+    /// Makes the daemons in `peers` one group: a failure of one shows the logs of all.
+    func join(_ peers: [SharingPeer]) { group = peers.map(WeakPeer.init) }
+
+    /// Runs `body`; a failure carries the logs of every daemon of the test, which are gone
+    /// once the test's directories are removed.
+    private func explained<T>(_ arguments: [String], _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            let members = group.compactMap(\.peer)
+            let logs = (members.isEmpty ? [self] : members).map { "--- \($0.name)'s log:\n\($0.log)" }
+            throw HarnessError("\(name): peershare \(arguments): \(error)\n" + logs.joined(separator: "\n"))
+        }
+    }
 
     /// `sync --wait --timeout 30`: every zone in sync with every reachable member, photo data
     /// included.
     func syncWait() throws {
-        let result = try CLI.run(
-            ["--socket", daemon.socketPath, "sync", "--wait", "--timeout", "30"], in: directory,
-            timeout: .seconds(45))
-        guard result.status == 0, result.stdout == "in sync\n" else {
-            throw HarnessError("\(name): sync --wait failed: \(result)\nlog:\n\(daemon.stderr)")
+        try explained(["sync", "--wait"]) {
+            let result = try CLI.run(
+                ["--socket", daemon.socketPath, "sync", "--wait", "--timeout", "30"], in: directory,
+                timeout: .seconds(45))
+            guard result.status == 0, result.stdout == "in sync\n" else {
+                throw HarnessError("sync --wait failed: \(result)")
+            }
         }
     }
 
     /// Adds a photo made of `bytes` under `name` and returns its ID.
     func addPhoto(_ name: String, bytes: [UInt8], tags: [String] = []) throws -> String {
         let file = try directory.write(name, bytes: bytes)
-        let added = try daemon.json(["photo", "add", file] + tags.flatMap { ["--tag", $0] })
+        let arguments = ["photo", "add", file] + tags.flatMap { ["--tag", $0] }
+        let added = try explained(arguments) { try daemon.json(arguments) }
         guard let id = added["id"]?.stringValue else { throw HarnessError("photo add answered \(added)") }
         return id
     }
@@ -57,7 +83,8 @@ final class SharingPeer: @unchecked Sendable {
     /// What a person sees: each photo's name with its tag names, sorted; only the photos of
     /// `share` when given.
     func sees(share: String? = nil) throws -> [String: [String]] {
-        let photos = try daemon.json(["photo", "list"] + (share.map { ["--share", $0] } ?? []))
+        let arguments = ["photo", "list"] + (share.map { ["--share", $0] } ?? [])
+        let photos = try explained(arguments) { try daemon.json(arguments) }
         var seen: [String: [String]] = [:]
         for photo in photos.arrayValue ?? [] {
             let tags = photo["tags"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
@@ -68,16 +95,16 @@ final class SharingPeer: @unchecked Sendable {
 
     /// Everything this peer shows a person: photos, tags, history and shares.
     func state() throws -> JSON {
-        var snapshot = try daemon.snapshot()
+        var snapshot = try explained(["photo/tag list", "history"]) { try daemon.snapshot() }
         if case .object(var members) = snapshot {
-            members["shares"] = try daemon.json("share", "list")
+            members["shares"] = try json("share", "list")
             snapshot = .object(members)
         }
         return snapshot
     }
 
     /// This peer's view of one share (`share show --json`).
-    func share(_ share: String) throws -> JSON { try daemon.json("share", "show", share) }
+    func share(_ share: String) throws -> JSON { try json("share", "show", share) }
 
     /// The status of `peer` in `share` as this peer records it, or nil if it is not listed.
     func participantStatus(_ peer: SharingPeer, in share: String) throws -> String? {
@@ -110,6 +137,12 @@ final class SharingPeer: @unchecked Sendable {
     var log: String { daemon.stderr }
 }
 
+/// A peer of the same test, not kept alive by the others.
+private struct WeakPeer {
+    weak var peer: SharingPeer?
+    init(_ peer: SharingPeer) { self.peer = peer }
+}
+
 /// The three daemons of a sharing test: alice owns, bob and carol take part.
 struct SharingPeers {
     let alice: SharingPeer
@@ -122,6 +155,7 @@ struct SharingPeers {
         alice = try SharingPeer("alice")
         bob = try SharingPeer("bob")
         carol = try SharingPeer("carol")
+        for peer in everyone { peer.join(everyone) }
     }
 
     /// Waits until every change made so far has reached everyone: the participants push to
