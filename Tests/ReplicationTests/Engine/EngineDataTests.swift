@@ -59,9 +59,13 @@ import Testing
         let sharedHash = ContentHash(hex: try #require(try owner.priv.photo(shared)).sha256)!
         let secretHash = ContentHash(hex: try #require(try owner.priv.photo(secret)).sha256)!
 
-        let stream = try await member.connect(to: owner)
+        // Connect and greet on one I/O thread: while other tests keep the concurrency pool
+        // busy, a hop back to it in between can outlast the owner's 10 s hello timeout.
+        let (identity, address, expected) = (member.identity, owner.address, owner.peer)
         let answers = try await IOThread.run { () -> [PeerMessage] in
-            _ = try stream.exchangeHello(Hello(peerID: member.peer))
+            let stream = try RawPeer.dial(address, expecting: expected, as: identity)
+            defer { stream.connection.close() }
+            _ = try stream.exchangeHello(Hello(peerID: identity.peerID))
             try stream.send([
                 DataRequest(hash: secretHash, offset: 0, length: 100).frame(),
                 DataRequest(hash: sharedHash, offset: 0, length: 100).frame(),
@@ -76,7 +80,6 @@ import Testing
             }
             return answers
         }
-        stream.connection.close()
         guard answers.count == 2, case .dataError(let refusal) = answers[0],
             case .dataChunk(let chunk) = answers[1]
         else {

@@ -20,16 +20,21 @@ final class RawPeer: @unchecked Sendable {
     /// Connects to `target` and completes the TLS handshake (which, in TLS 1.3, succeeds on
     /// this side even when the server refuses us).
     func connect(to target: EnginePeer) async throws -> FrameStream {
-        let identity = self.identity
-        let address = target.address
-        let expected = target.peer
-        return try await IOThread.run {
-            let socket = try TCPDialer.connect(host: address.host, port: address.port, timeout: .seconds(10))
-            var configuration = TLSConfiguration.client(identity: identity, expecting: expected)
-            configuration.readTimeout = .seconds(30)
-            return FrameStream(
-                connection: try TLSConnection.handshake(over: socket, configuration: configuration))
-        }
+        let (identity, address, expected) = (self.identity, target.address, target.peer)
+        return try await IOThread.run { try Self.dial(address, expecting: expected, as: identity) }
+    }
+
+    /// `connect`, blocking: for a test that must greet the peer on the same thread, with no
+    /// hop back to a concurrency pool that may be busy for longer than the peer's hello
+    /// timeout.
+    static func dial(_ address: PeerAddress, expecting expected: PeerID, as identity: PeerIdentity) throws
+        -> FrameStream
+    {
+        let socket = try TCPDialer.connect(host: address.host, port: address.port, timeout: .seconds(10))
+        var configuration = TLSConfiguration.client(identity: identity, expecting: expected)
+        configuration.readTimeout = .seconds(30)
+        return FrameStream(
+            connection: try TLSConnection.handshake(over: socket, configuration: configuration))
     }
 
     /// Reads frames until the other side closes; returns them, and the error that ended the
