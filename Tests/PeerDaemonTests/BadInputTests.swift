@@ -6,7 +6,7 @@ import Testing
 /// SPEC §10 for one peer: every bad input gets one clear line with the store's exact
 /// message, a non-zero exit, nothing changes (same photos, tags and history), and the
 /// daemon keeps answering.
-@Suite struct BadInputTests {
+@Suite(.onOwnThreads) struct BadInputTests {
     /// A daemon with small limits, photo P (tagged `beach`, rated) and untagged photo Q,
     /// and files that cannot be photos.
     struct Fixture: Sendable {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The real `peershare`: exit statuses, exact error text, `--json` shapes, help pages.
-@Suite struct CLITests {
+@Suite(.onOwnThreads) struct CLITests {
     static let unreachable =
         "cannot reach peershared at %@: is it running? start it with 'systemctl --user start peershared' "
         + "(or run 'peershared'), or pass --socket PATH if it listens elsewhere"

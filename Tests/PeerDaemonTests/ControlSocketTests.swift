@@ -5,7 +5,7 @@ import Testing
 
 /// The control protocol as a raw client sees it: framing, typed errors, and the daemon
 /// carrying on after bad input.
-@Suite struct ControlSocketTests {
+@Suite(.onOwnThreads) struct ControlSocketTests {
     @Test func aLineThatIsNotJSONGetsInvalidJSONAndTheConnectionGoesOn() throws {
         let directory = try TestDirectory()
         let daemon = try DaemonProcess.startReady(in: directory)

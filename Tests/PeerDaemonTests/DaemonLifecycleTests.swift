@@ -4,7 +4,7 @@ import Glibc
 import Testing
 
 /// The real `peershared` starting, notifying systemd, reloading and stopping.
-@Suite struct DaemonLifecycleTests {
+@Suite(.onOwnThreads) struct DaemonLifecycleTests {
     @Test func readyIsSentOnlyOnceTheControlSocketAnswers() throws {
         let directory = try TestDirectory()
         let daemon = try DaemonProcess(in: directory)

@@ -5,7 +5,7 @@ import Testing
 
 /// A disk that fills up while a photo is written: a clear error, no photo row, no
 /// half-written file, and the daemon carries on (SPEC §10).
-@Suite struct DiskFullTests {
+@Suite(.onOwnThreads) struct DiskFullTests {
     @Test(.enabled(if: TmpfsMount.isAvailable, "mounting a tmpfs needs root"))
     func aPhotoThatDoesNotFitIsRefusedAndLeavesNothingBehind() throws {
         let directory = try TestDirectory()

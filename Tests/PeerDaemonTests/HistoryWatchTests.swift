@@ -4,7 +4,7 @@ import Glibc
 import Testing
 
 /// `history` (tokens, authors, filters) and `watch` streaming committed changes live.
-@Suite struct HistoryWatchTests {
+@Suite(.onOwnThreads) struct HistoryWatchTests {
     @Test func historyListsEveryTransactionWithItsTokenAuthorAndChanges() throws {
         let directory = try TestDirectory()
         let daemon = try DaemonProcess.startReady(in: directory)

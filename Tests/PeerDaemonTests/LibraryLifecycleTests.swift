@@ -6,7 +6,7 @@ import Testing
 
 /// The library across the daemon's life: a SIGTERM loses nothing (not even the request in
 /// flight), the stores close cleanly, and a restart finds everything as it was.
-@Suite struct LibraryLifecycleTests {
+@Suite(.onOwnThreads) struct LibraryLifecycleTests {
     @Test func sigtermKeepsEveryCommittedChangeAndTheStoresCloseCleanly() throws {
         let directory = try TestDirectory()
         let daemon = try DaemonProcess.startReady(in: directory)

@@ -4,7 +4,7 @@ import Glibc
 import Testing
 
 /// Only the daemon's own user is served, even if the socket's mode were too open.
-@Suite struct PeerCredentialTests {
+@Suite(.onOwnThreads) struct PeerCredentialTests {
     static let setpriv = "/usr/bin/setpriv"
 
     /// Needs root to run a client as another uid; skipped elsewhere.

@@ -4,7 +4,7 @@ import Store
 import Testing
 
 /// `photo add|list|show|export|rename|delete` through the real CLI and daemon.
-@Suite struct PhotoCommandTests {
+@Suite(.onOwnThreads) struct PhotoCommandTests {
     static let photoKeys: Set<String> = [
         "id", "name", "zone", "store", "size", "sha256", "pending", "tags", "ratings", "unique_name",
         "created_at", "thumbnail_size",

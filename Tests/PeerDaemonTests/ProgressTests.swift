@@ -5,7 +5,7 @@ import Testing
 
 /// Progress of long copies: `progress` events before the response when asked for, and the
 /// CLI's line on stderr only when stderr is a terminal.
-@Suite struct ProgressTests {
+@Suite(.onOwnThreads) struct ProgressTests {
     /// Reads lines up to the response; returns the events before it and the response.
     private func readUntilResponse(_ client: RawControlClient) throws -> (events: [JSON], response: JSON) {
         var events: [JSON] = []

@@ -5,7 +5,7 @@ import Testing
 
 /// The commands on zones other than the default one: shares this peer owns and shares it
 /// takes part in (built offline with the Store API while the daemon is stopped).
-@Suite struct ShareZoneTests {
+@Suite(.onOwnThreads) struct ShareZoneTests {
     struct Fixture {
         let directory: TestDirectory
         let daemon: DaemonProcess

@@ -4,7 +4,7 @@ import Testing
 
 /// `accept URL` between real daemons: every bad URL and every acceptance the rules forbid
 /// (SPEC §10) is refused with its message, and changes nothing on either side.
-@Suite struct SharingAcceptTests {
+@Suite(.onOwnThreads) struct SharingAcceptTests {
     @Test func everyBadURLOrForbiddenAcceptanceIsRefusedWithItsMessageAndChangesNothing() throws {
         let peers = try SharingPeers()
         let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Concurrent edits between three real daemons converge to the same result everywhere.
-@Suite struct SharingConvergenceTests {
+@Suite(.onOwnThreads) struct SharingConvergenceTests {
     @Test func concurrentSameNameTagsConvergeToTheOneWithTheSmallestUUIDEverywhere() throws {
         let peers = try SharingPeers()
         let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)

@@ -5,7 +5,7 @@ import Testing
 
 /// The sample's "Try out the Sharing Flow" with three real daemons on loopback: alice owns
 /// the share, bob takes part read-write, carol read-only.
-@Suite struct SharingFlowTests {
+@Suite(.onOwnThreads) struct SharingFlowTests {
     @Test func theSampleFlowFromSharingToStoppingWorksBetweenThreeDaemons() throws {
         let peers = try SharingPeers()
         let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)

@@ -7,7 +7,7 @@ import Testing
 /// Permissions between three real daemons: what a read-write participant writes reaches
 /// everyone through the owner; what a read-only one tries is refused at its CLI, and a
 /// change it forges past its own checks is refused by the owner and never relayed.
-@Suite struct SharingPermissionTests {
+@Suite(.onOwnThreads) struct SharingPermissionTests {
     @Test func aReadWriteParticipantsTagReachesTheOwnerAndTheOtherParticipant() throws {
         let peers = try SharingPeers()
         let shared = try peers.shareBeach()

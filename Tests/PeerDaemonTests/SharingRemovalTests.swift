@@ -5,7 +5,7 @@ import Testing
 
 /// `share remove` between real daemons: the removed participant's copy is purged, its URL
 /// no longer lets it in, and only a new invitation does.
-@Suite struct SharingRemovalTests {
+@Suite(.onOwnThreads) struct SharingRemovalTests {
     @Test func aRemovedParticipantsCopyIsPurgedAndItsOldURLNoLongerLetsItBackIn() throws {
         let peers = try SharingPeers()
         let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)

@@ -4,7 +4,7 @@ import Testing
 
 /// Replication between real daemons beyond tags: full-size photo data, and a participant
 /// that was down catching up once it starts again.
-@Suite struct SharingSyncTests {
+@Suite(.onOwnThreads) struct SharingSyncTests {
     @Test func photoDataArrivesWithTheOriginalBytes() throws {
         let peers = try SharingPeers()
         let shared = try peers.shareBeach(size: 3_000_000)

@@ -4,7 +4,7 @@ import Glibc
 import Testing
 
 /// `peershared` refusing to start, with a message that says why and what to do.
-@Suite struct StartupRefusalTests {
+@Suite(.onOwnThreads) struct StartupRefusalTests {
     @Test func aSecondDaemonOnTheSameStateDirectoryIsRefusedNamingThePid() throws {
         let directory = try TestDirectory()
         let first = try DaemonProcess.startReady(in: directory)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `systemd/peershared.service` is a unit systemd accepts without a single warning.
-@Suite struct SystemdUnitTests {
+@Suite(.onOwnThreads) struct SystemdUnitTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
     static let verifier = "/usr/bin/systemd-analyze"

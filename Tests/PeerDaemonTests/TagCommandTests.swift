@@ -4,7 +4,7 @@ import Testing
 
 /// `tag add|toggle|remove|list|delete`: tags reused by name within a zone, found by ID
 /// prefix or name, and gone from their photos when deleted.
-@Suite struct TagCommandTests {
+@Suite(.onOwnThreads) struct TagCommandTests {
     /// A daemon with two photos, A and B.
     struct Fixture {
         let directory: TestDirectory
