@@ -9,7 +9,7 @@ import Testing
 /// thread per core — two on the CI machine — so two such tests in flight starve every async
 /// test of the same process (the replication engine's, which hold TLS connections that the
 /// other side closes after a 10 s hello timeout). With this trait the blocking happens on
-/// threads the pool does not count.
+/// threads the pool does not count, a few tests at a time.
 ///
 ///     @Suite(.onOwnThreads) struct SharingFlowTests { … }
 struct OnOwnThreads: SuiteTrait, TestTrait, TestScoping {
@@ -18,7 +18,7 @@ struct OnOwnThreads: SuiteTrait, TestTrait, TestScoping {
     func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await withTaskExecutorPreference(ThreadPerJobExecutor.shared) { try await function() }
+        try await withTaskExecutorPreference(BlockingTestExecutor.shared) { try await function() }
     }
 }
 
@@ -27,20 +27,44 @@ extension Trait where Self == OnOwnThreads {
     static var onOwnThreads: Self { OnOwnThreads() }
 }
 
-/// A task executor that runs every job it is given on a new thread: jobs of blocking tests
-/// are few and long, so a thread each costs nothing next to what they wait for.
-final class ThreadPerJobExecutor: TaskExecutor {
-    static let shared = ThreadPerJobExecutor()
+/// A task executor with a few threads of its own, for tests that block.
+///
+/// It also bounds how many end-to-end tests run at once (a job of a synchronous test is
+/// the whole test): each starts daemons and CLIs, and a two-core machine running dozens of
+/// them together would turn their generous timeouts into failures.
+final class BlockingTestExecutor: TaskExecutor, @unchecked Sendable {
+    static let shared = BlockingTestExecutor(
+        threads: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount))
+
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+
+    private init(threads: Int) {
+        for _ in 0..<threads {
+            let thread = Thread { [unowned self] in work() }
+            // Room for deep test call stacks (the default for secondary threads is 512 KiB).
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+    }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
+        condition.withLock {
+            jobs.append(job)
+            condition.signal()
+        }
+    }
+
+    private func work() {
+        Thread.current.name = "blocking-test"
         let executor = asUnownedTaskExecutor()
-        let thread = Thread {
-            Thread.current.name = "test-own-thread"
+        while true {
+            let job = condition.withLock {
+                while jobs.isEmpty { condition.wait() }
+                return jobs.removeFirst()
+            }
             job.runSynchronously(on: executor)
         }
-        // Room for deep test call stacks (the default for secondary threads is 512 KiB).
-        thread.stackSize = 8 << 20
-        thread.start()
     }
 }
