@@ -59,9 +59,7 @@ import Testing
         let sharedHash = ContentHash(hex: try #require(try owner.priv.photo(shared)).sha256)!
         let secretHash = ContentHash(hex: try #require(try owner.priv.photo(secret)).sha256)!
 
-        let stream = try await member.connect(to: owner)
-        let answers = try await IOThread.run { () -> [PeerMessage] in
-            _ = try stream.exchangeHello(Hello(peerID: member.peer))
+        let answers = try await member.converse(with: owner) { stream -> [PeerMessage] in
             try stream.send([
                 DataRequest(hash: secretHash, offset: 0, length: 100).frame(),
                 DataRequest(hash: sharedHash, offset: 0, length: 100).frame(),
@@ -76,7 +74,6 @@ import Testing
             }
             return answers
         }
-        stream.connection.close()
         guard answers.count == 2, case .dataError(let refusal) = answers[0],
             case .dataChunk(let chunk) = answers[1]
         else {
