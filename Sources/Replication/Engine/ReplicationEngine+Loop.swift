@@ -84,7 +84,8 @@ extension ReplicationEngine {
         let (connections, changed) = state.withLock { state -> ([PeerConnection], Bool) in
             let changed = state.membership != membership
             state.membership = membership
-            return (state.current, changed)
+            // Every live connection, including those still before their hello.
+            return (Array(state.connections.values), changed)
         }
         guard changed else { return }
         for connection in connections {
