@@ -1,4 +1,5 @@
 import ControlProtocol
+import Glibc
 
 /// `peers`, `sync [--wait] [--timeout S]`, `pause [PEER]`, `resume [PEER]`.
 enum PeerCommands {
@@ -38,6 +39,15 @@ enum PeerCommands {
             })),
     ]
 
+    /// Milliseconds since 1970 as "12s ago", or "never".
+    private static func ago(_ milliseconds: Int?) -> String {
+        guard let milliseconds else { return "never" }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let seconds = max(0, Double(now.tv_sec) - Double(milliseconds) / 1000)
+        return seconds < 1 ? "now" : Formatting.duration(seconds: seconds) + " ago"
+    }
+
     private static func list(_ result: JSON) -> String {
         let peers = result.arrayValue ?? []
         guard !peers.isEmpty else { return "no peers" }
@@ -48,7 +58,7 @@ enum PeerCommands {
                     peer["paused"] == true ? "paused" : (peer["connected"] == true ? "connected" : "offline")
                 return [
                     Formatting.text(peer["peer_id"]).prefix(15).description, state,
-                    peer["in_sync"] == true ? "yes" : "no", Formatting.text(peer["last_seen"]),
+                    peer["in_sync"] == true ? "yes" : "no", ago(peer["last_seen"]?.intValue),
                     Formatting.bytes(peer["bytes_in"]?.intValue ?? 0),
                     Formatting.bytes(peer["bytes_out"]?.intValue ?? 0),
                     Formatting.text(peer["address"]),
