@@ -28,7 +28,8 @@ func peer(_ n: UInt8) -> PeerID { PeerID(digest: [UInt8](repeating: n, count: 32
 func uuid(_ kind: UInt8, _ n: Int) -> String {
     let hex = String(n, radix: 16)
     let padded = String(repeating: "0", count: 12 - hex.count) + hex
-    return String(format: "%08x-0000-4000-8000-", Int(kind)) + padded
+    let k = String(kind, radix: 16)
+    return String(repeating: "0", count: 8 - k.count) + k + "-0000-4000-8000-" + padded
 }
 
 /// An owner's library with one share in which `participant` may write.

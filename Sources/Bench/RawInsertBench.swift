@@ -14,13 +14,14 @@ struct RawInsertBench {
             "CREATE TABLE photos (id TEXT PRIMARY KEY, zone TEXT, name TEXT, unique_name TEXT, created_at INTEGER, data_hash TEXT, data_size INTEGER)"
         )
         let hash = String(repeating: "ab", count: 32)
+        let values = (0..<rows).map { p in (uuid(3, p), "photo \(p).jpg", uuid(4, p)) }
         let seconds = try measure {
             try db.transaction {
-                for p in 0..<rows {
+                for (p, row) in values.enumerated() {
                     try db.run(
-                        "INSERT INTO photos VALUES (?, ?, ?, ?, ?, ?, ?)", uuid(3, p), "zone",
-                        "photo \(p).jpg",
-                        uuid(4, p), Int64(p), hash, Int64(100_000))
+                        "INSERT INTO photos VALUES (?, ?, ?, ?, ?, ?, ?)", row.0, "zone", row.1, row.2,
+                        Int64(p), hash,
+                        Int64(100_000))
                 }
             }
         }

@@ -7,6 +7,7 @@
 #include <openssl/pem.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
+#include <openssl/hmac.h>
 
 /// Function-like macros Swift cannot import, wrapped as real functions.
 static inline int peershare_ssl_ctx_set_min_proto(SSL_CTX *ctx, int version) {

@@ -21,12 +21,21 @@ public final class ControlClient {
     }
 
     /// Runs `command` and returns its result; a daemon-side error is thrown as `.daemon`.
-    public func call(_ command: String, args: [String: JSON] = [:]) throws(ControlClientError) -> JSON {
+    ///
+    /// With `onEvent`, events the daemon sends before the response (`progress`, for a
+    /// request made with `"progress": true`) are handed to it; without, they break the
+    /// protocol.
+    public func call(
+        _ command: String, args: [String: JSON] = [:], onEvent: ((ControlEvent) -> Void)? = nil
+    ) throws(ControlClientError) -> JSON {
         let id = try send(command, args: args)
-        switch try readMessage() {
-        case .response(.success(let answered, let result)) where answered == id: return result
-        case .response(.failure(_, let error)): throw .daemon(error)
-        default: throw .protocolViolation(socketPath, "expected the answer to request \(id)")
+        while true {
+            switch try readMessage() {
+            case .event(let event) where onEvent != nil: onEvent?(event)
+            case .response(.success(let answered, let result)) where answered == id: return result
+            case .response(.failure(_, let error)): throw .daemon(error)
+            default: throw .protocolViolation(socketPath, "expected the answer to request \(id)")
+            }
         }
     }
 

@@ -1,10 +1,11 @@
 import Foundation
 
-/// Something that happened in the daemon, as `watch` streams it.
+/// Something that happened in the daemon, as `watch` streams it (or, for a long request
+/// made with `"progress": true`, how far it has got, before its response).
 ///
 /// On the wire an event follows the `watch` request's acknowledgement as
-/// `{"id": <watch request id>, "event": {"type", "time", "data"}}`, one per line. `type` is
-/// a dotted name (`daemon.reloaded`, `history.committed`, …) that clients filter on.
+/// `{"id": <request id>, "event": {"type", "time", "data"}}`, one per line. `type` is
+/// a name (`history`, `daemon.reloaded`, `progress`, …) that clients filter on.
 public struct ControlEvent: Sendable, Hashable {
     public var type: String
     public var time: Date

@@ -3,13 +3,16 @@ import Dispatch
 import Foundation
 import Glibc
 import Replication
+import Store
 import Synchronization
 
 /// Wires the daemon's parts together and runs their lifecycle: start, reload, stop.
 ///
 /// Holds no business logic. Start-up order matters: state directory and lock first (so a
-/// second daemon touches nothing), identity, peer listener, then the control socket, and
-/// READY=1 only once that socket accepts connections.
+/// second daemon touches nothing), identity, the library (both stores open), peer
+/// listener, then the control socket, and READY=1 only once that socket accepts
+/// connections. Stopping runs the other way: the control server drains (requests in
+/// flight, and so their transactions, finish) before the stores close.
 final class Daemon: Sendable {
     private let loader: SettingsLoader
     private let logSink: LogSink
@@ -18,7 +21,10 @@ final class Daemon: Sendable {
     private let lock: StateDirectoryLock
     private let state: DaemonState
     private let bus = EventBus()
+    private let library: LibraryHandle
     private let listener: PeerListener
+    private let replication: ReplicationHost
+    private let custodian: ShareCustodian
     private let control: ControlServer
     private let watchdog: Watchdog?
     private let stopping = Mutex(false)
@@ -41,16 +47,39 @@ final class Daemon: Sendable {
         } catch {
             throw .identity(directory: identityDirectory, reason: error.description)
         }
+        let library = try LibraryStartup.open(
+            stateDirectory: settings.stateDirectory, localPeer: identity.peerID,
+            limits: settings.limits.store,
+            logger: logger)
+        HistoryPublisher.publish(library, on: bus)
+        self.library = LibraryHandle(library)
         listener = try PeerListener(address: settings.listen)
         state = DaemonState(
             peerID: identity.peerID, pid: getpid(), listenAddress: listener.boundAddress, settings: settings,
             configFile: loader.configFile)
         control = try ControlServer(path: settings.controlSocket, logger: logger)
-        let services = DaemonServices(state: state, bus: bus, logger: logger)
+        let custodian = ShareCustodian(library: library, identity: identity, logger: logger)
+        self.custodian = custodian
+        do {
+            replication = try ReplicationHost(identity: identity, library: library, bus: bus, logger: logger)
+            {
+                event in
+                switch event {
+                case .disconnected, .changeSetApplied, .connected: custodian.kick()
+                default: break
+                }
+            }
+        } catch {
+            throw .replication(reason: "\(error)")
+        }
+        let services = DaemonServices(
+            state: state, bus: bus, logger: logger, library: library, identity: identity,
+            replication: replication, custodian: custodian)
         let control = control
         watchdog = Watchdog(environment: environment, notifier: notifier) { control.isAccepting }
         control.start(routes: .catalog(services)) { [state] in state.settings.limits }
-        listener.start(handler: ClosingPeerConnectionHandler(logger: logger))
+        listener.start(handler: EnginePeerConnectionHandler(host: replication))
+        custodian.start(host: replication)
         watchdog?.start()
         logger.info(
             "peershared \(PeerShareVersion.string) ready",
@@ -105,7 +134,7 @@ final class Daemon: Sendable {
     }
 
     /// Stops gracefully: no new clients, requests in flight finish, the socket file goes,
-    /// the lock is released. Later calls do nothing.
+    /// the stores close, the lock is released. Later calls do nothing.
     func stop(reason: String) {
         let first = stopping.withLock { isStopping in
             defer { isStopping = true }
@@ -118,6 +147,9 @@ final class Daemon: Sendable {
         watchdog?.stop()
         control.stop()
         listener.stop()
+        custodian.stop()
+        replication.stop()
+        library.close()
         lock.release()
         logger.info("stopped")
         stopped.signal()

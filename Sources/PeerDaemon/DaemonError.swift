@@ -10,6 +10,8 @@ enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
     case controlSocket(SystemCallError)
     case listen(address: String, reason: String)
     case identity(directory: String, reason: String)
+    case library(directory: String, reason: String)
+    case replication(reason: String)
 
     var description: String {
         switch self {
@@ -36,6 +38,10 @@ enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "another with --listen"
         case .identity(let directory, let reason):
             return "cannot load or create the peer identity in \(directory): \(reason)"
+        case .library(let directory, let reason):
+            return "cannot open the photo library in \(directory): \(reason)"
+        case .replication(let reason):
+            return "cannot start replication: \(reason)"
         }
     }
 }

@@ -38,10 +38,18 @@ final class DaemonState: Sendable {
 
 /// What command handlers may use. Handlers capture it when they are registered.
 ///
-/// New services (the stores, the replication engine) become new fields here, set up in
+/// New services (the replication engine, …) become new fields here, set up in
 /// `Daemon.init`, so no handler reaches for a global.
 struct DaemonServices: Sendable {
     let state: DaemonState
     let bus: EventBus
     let logger: Logger
+    /// Both stores. Handlers hold it only while they run, so it closes after the drain.
+    let library: Library
+    /// This peer's key and certificate, for dialing other peers (accept).
+    let identity: PeerIdentity
+    /// The replication engine and its daemon-side hooks.
+    let replication: ReplicationHost
+    /// The participant's membership upkeep (departures, purges).
+    let custodian: ShareCustodian
 }

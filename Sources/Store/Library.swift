@@ -10,6 +10,8 @@ public final class Library: @unchecked Sendable {
     public let sharedStore: LibraryStore
     public let localPeer: PeerID
     public let limits: StoreLimits
+    /// The key share-URL tokens are derived from (`invite.key`, mode 0600).
+    let inviteSecret: [UInt8]
 
     /// Opens (creating if needed) `private.sqlite`, `shared.sqlite` and the blob directories
     /// in `directory`.
@@ -21,6 +23,7 @@ public final class Library: @unchecked Sendable {
         try BlobStore.makeDirectory(directory + "/blobs")
         self.localPeer = localPeer
         self.limits = limits
+        inviteSecret = try SecretFile.loadOrCreate(path: directory + "/invite.key")
         privateStore = try LibraryStore(
             path: directory + "/private.sqlite", kind: .private, localPeer: localPeer,
             blobs: try BlobStore(root: directory + "/blobs/private"), clock: clock, limits: limits, ids: ids)
@@ -30,6 +33,11 @@ public final class Library: @unchecked Sendable {
     }
 
     public var stores: [LibraryStore] { [privateStore, sharedStore] }
+
+    /// Closes both databases (checkpointing their write-ahead logs); later operations fail.
+    public func close() {
+        for store in stores { store.close() }
+    }
 
     public func store(_ kind: StoreKind) -> LibraryStore { kind == .private ? privateStore : sharedStore }
 
@@ -60,6 +68,16 @@ public final class Library: @unchecked Sendable {
         }
     }
 
+    /// The current invitation token of a share this peer owns (the secret of its URL).
+    public func invitationToken(zone: String) throws -> String {
+        try privateStore.invitationToken(zone: zone, secret: inviteSecret)
+    }
+
+    /// Revokes every URL of the share handed out so far; returns the new token.
+    public func revokeInvitations(zone: String) throws -> String {
+        try privateStore.revokeInvitations(zone: zone, secret: inviteSecret)
+    }
+
     /// What a typed reference resolved to.
     public struct Resolved: Sendable {
         public let store: LibraryStore
@@ -80,7 +98,8 @@ public final class Library: @unchecked Sendable {
             throw StoreError.notFound(kind: entity.rawValue, reference: reference)
         }
         guard matches.count == 1 else {
-            throw StoreError.ambiguous(kind: entity.rawValue, reference: reference, matches: matches.count)
+            let total = try stores.reduce(0) { $0 + (try $1.countMatching(entity, prefix: prefix)) }
+            throw StoreError.ambiguous(kind: entity.rawValue, reference: reference, matches: total)
         }
         return first
     }
@@ -119,6 +138,19 @@ extension LibraryStore {
         case .share: sql = "SELECT id FROM zones WHERE id >= ? AND id < ? AND id != 'default' LIMIT 5"
         }
         return try read { try db.query(sql, prefix, upper) { $0.string(0) } }
+    }
+
+    /// How many live objects' IDs start with `prefix`.
+    func countMatching(_ entity: ResolvableEntity, prefix: String) throws -> Int {
+        let upper = prefix + "~"
+        let sql: String
+        switch entity {
+        case .photo: sql = "SELECT count(*) FROM photos WHERE id >= ? AND id < ? AND deleted = 0"
+        case .tag: sql = "SELECT count(*) FROM tags WHERE id >= ? AND id < ? AND deleted = 0 AND winner = id"
+        case .rating: sql = "SELECT count(*) FROM ratings WHERE id >= ? AND id < ? AND deleted = 0"
+        case .share: sql = "SELECT count(*) FROM zones WHERE id >= ? AND id < ? AND id != 'default'"
+        }
+        return try read { try db.first(sql, prefix, upper) { $0.int(0) } ?? 0 }
     }
 
     func requireZoneExists(_ zone: String) throws -> Bool {

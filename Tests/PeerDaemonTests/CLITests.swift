@@ -70,20 +70,36 @@ import Testing
         #expect(status.status == 0)
         #expect(status.stdout.hasPrefix("peer ID         \(peerID)\nlisten          127.0.0.1:"))
         #expect(status.stdout.contains("\ncontrol socket  \(daemon.socketPath)\n"))
-        #expect(status.stdout.hasSuffix("\nzones           none\n"))
+        #expect(
+            status.stdout.hasSuffix(
+                "\nphotos          0\ntags            0\nzones           default (private, owner): 0 photos, 0 tags\n"
+            ))
         #expect(try daemon.cli("ping").stdout == "pong\n")
     }
 
     @Test(arguments: [
         (
             ["frob"],
-            "unknown command 'frob': the commands are id, ping, status, watch (see 'peershare --help')"
+            "unknown command 'frob': the commands are accept, history, id, pause, peers, photo, ping, rate, "
+                + "rating, resume, share, status, sync, tag, watch (see 'peershare --help')"
         ),
         ([], "missing command (see 'peershare --help')"),
         (["status", "extra"], "unexpected argument 'extra' (see 'peershare status --help')"),
         (["watch", "--colour"], "unknown option '--colour' for 'watch' (see 'peershare watch --help')"),
         (["watch", "--type"], "--type needs TYPE (see 'peershare watch --help')"),
         (["--socket"], "--socket needs a PATH (see 'peershare --help')"),
+        (
+            ["photo"],
+            "'photo' needs a command: photo commands are add, list, show, export, rename, delete "
+                + "(see 'peershare photo --help')"
+        ),
+        (["photo", "add"], "'photo add' needs FILE (see 'peershare photo add --help')"),
+        (["rate", "abc", "x"], "VALUE must be a whole number, not 'x' (see 'peershare rate --help')"),
+        (
+            ["history", "--since", "soon"],
+            "--since must be a whole number, not 'soon' (see 'peershare history --help')"
+        ),
+        (["tag", "add", "abc"], "'tag add' needs NAME (see 'peershare tag add --help')"),
     ])
     func usageErrorsExitTwoWithOneLine(arguments: [String], message: String) throws {
         let directory = try TestDirectory()
@@ -98,10 +114,16 @@ import Testing
             ])
     }
 
-    @Test(arguments: ["status", "id", "ping", "watch"])
+    @Test(arguments: [
+        "status", "id", "ping", "watch", "photo add", "photo list", "photo show", "photo export",
+        "photo rename",
+        "photo delete", "tag add", "tag toggle", "tag remove", "tag list", "tag delete", "rate",
+        "rating list",
+        "rating delete", "history",
+    ])
     func everyCommandHasHelp(command: String) throws {
         let directory = try TestDirectory()
-        let result = try CLI.run([command, "--help"], in: directory)
+        let result = try CLI.run(command.split(separator: " ").map(String.init) + ["--help"], in: directory)
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("usage: peershare \(command)"))
         #expect(result.stdout.contains("--socket PATH"))
@@ -113,7 +135,9 @@ import Testing
         let result = try CLI.run(["--help"], in: directory)
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("usage: peershare [--socket PATH] [--json] COMMAND [ARGS...]\n"))
-        for command in ["status", "id", "ping", "watch"] {
+        for command in [
+            "status", "id", "ping", "watch", "photo add", "tag toggle", "rate", "rating list", "history",
+        ] {
             #expect(result.stdout.contains("\n  \(command) "))
         }
     }

@@ -34,8 +34,13 @@ import Testing
                     "id": [7], "ok": false,
                     "error": [
                         "code": "unknown_command",
-                        "message":
-                            "unknown command 'photo.frobnicate': the commands are id, ping, status, watch",
+                        "message": .string(
+                            "unknown command 'photo.frobnicate': the commands are accept, history, id, pause, "
+                                + "peers, photo.add, photo.delete, photo.export, photo.list, photo.rename, "
+                                + "photo.show, ping, rate, rating.delete, rating.list, resume, share.add, "
+                                + "share.create, share.invite, share.leave, share.list, share.permission, "
+                                + "share.remove, share.revoke, share.show, share.stop, status, sync, tag.add, "
+                                + "tag.delete, tag.list, tag.remove, tag.toggle, watch"),
                     ],
                 ])
         #expect(try client.request(#"{"id": 2, "command": "ping"}"#)["ok"] == true)
@@ -121,7 +126,7 @@ import Testing
             keys == [
                 "peer_id", "listen", "advertise", "control_socket", "state_dir", "config_file", "pid",
                 "uptime",
-                "log_level", "version", "watchers", "zones",
+                "log_level", "version", "watchers", "zones", "photos", "tags",
             ])
         #expect(status["peer_id"] == .string(peerID))
         let listen = try #require(status["listen"]?.stringValue)
@@ -130,7 +135,12 @@ import Testing
         #expect(status["control_socket"] == .string(daemon.socketPath))
         #expect(status["state_dir"] == .string(daemon.stateDirectory))
         #expect(status["pid"] == .int(Int(daemon.pid)))
-        #expect(status["zones"] == [])
+        #expect(
+            status["zones"] == [
+                ["id": "default", "store": "private", "role": "owner", "title": nil, "photos": 0, "tags": 0]
+            ])
+        #expect(status["photos"] == 0)
+        #expect(status["tags"] == 0)
         #expect((status["uptime"]?.doubleValue ?? -1) >= 0)
     }
 

@@ -29,7 +29,7 @@ import Testing
         #expect(try daemon.waitForExit() == 0)
         try daemon.notify.next(containing: "STOPPING=1")
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
-        #expect(daemon.stderr.hasSuffix("<6>stopping reason=SIGTERM\n<6>stopped\n"))
+        #expect(daemon.stderr.hasSuffix("<6>stopping reason=SIGTERM\n<6>replication stopped\n<6>stopped\n"))
         // The lock went with it: a new daemon starts on the same state directory.
         let again = try DaemonProcess(in: directory, label: "again")
         try again.waitUntilReady()

@@ -74,7 +74,7 @@ import Testing
             daemon.stderr
                 == "<3>peershared: \(config):3: unknown setting 'colour'; allowed settings are advertise, "
                 + "control_socket, listen, log_level, max_control_connections, max_control_line_bytes, "
-                + "max_frame_bytes, max_name_bytes, max_photo_bytes, state_dir\n")
+                + "max_frame_bytes, max_name_bytes, max_photo_bytes, max_thumbnail_bytes, state_dir\n")
         #expect(daemon.notify.messages.isEmpty)
     }
 
@@ -122,5 +122,20 @@ import Testing
         #expect(status["log_level"] == "debug")
         #expect(status["advertise"] == "example.net:1")
         #expect(status["config_file"] == .string(config))
+    }
+
+    @Test func aLibraryThatCannotBeOpenedIsRefusedBeforeReady() throws {
+        let directory = try TestDirectory()
+        let state = directory.file("state")
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try directory.write("state/library", "not a directory\n")
+        let daemon = try DaemonProcess(in: directory)
+        #expect(try daemon.waitForExit() == 1)
+        #expect(
+            daemon.stderr
+                == "<3>peershared: cannot open the photo library in \(state)/library: creating directory "
+                + "\(state)/library/blobs failed: Not a directory\n")
+        #expect(daemon.notify.messages.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
     }
 }

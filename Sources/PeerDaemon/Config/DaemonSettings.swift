@@ -1,3 +1,5 @@
+import Store
+
 /// Everything `peershared` is configured with, once defaults, the config file and flags
 /// are combined.
 ///
@@ -29,5 +31,13 @@ struct DaemonLimits: Sendable, Equatable {
     var maxControlConnections = 64
     var maxPhotoBytes = 4 << 30
     var maxNameBytes = 1024
+    var maxThumbnailBytes = 1 << 20
     var maxFrameBytes = 16 << 20
+
+    /// The limits the stores enforce, which they read once when they open.
+    var store: StoreLimits {
+        StoreLimits(
+            maxNameBytes: maxNameBytes, maxPhotoBytes: Int64(maxPhotoBytes),
+            maxThumbnailBytes: maxThumbnailBytes)
+    }
 }

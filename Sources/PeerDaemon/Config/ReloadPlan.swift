@@ -1,6 +1,7 @@
 /// What a SIGHUP reload changes: settings that apply live are taken from the new
-/// configuration; those bound at start-up (sockets, state directory) keep their running
-/// values and are reported, so the log says a restart is needed.
+/// configuration; those bound at start-up (sockets, state directory, the limits the stores
+/// read when they open) keep their running values and are reported, so the log says a
+/// restart is needed.
 struct ReloadPlan: Equatable {
     /// The settings to run with from now on.
     let settings: DaemonSettings
@@ -22,7 +23,18 @@ struct ReloadPlan: Equatable {
             restartRequired.append("state_dir")
             settings.stateDirectory = running.stateDirectory
         }
+        for (key, path) in Self.storeLimits
+        where loaded.limits[keyPath: path] != running.limits[keyPath: path] {
+            restartRequired.append(key)
+            settings.limits[keyPath: path] = running.limits[keyPath: path]
+        }
         self.settings = settings
         self.restartRequired = restartRequired.sorted()
     }
+
+    /// Limits the library reads once, when it opens.
+    private static let storeLimits: [(String, WritableKeyPath<DaemonLimits, Int> & Sendable)] = [
+        ("max_name_bytes", \.maxNameBytes), ("max_photo_bytes", \.maxPhotoBytes),
+        ("max_thumbnail_bytes", \.maxThumbnailBytes),
+    ]
 }

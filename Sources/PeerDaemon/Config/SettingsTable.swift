@@ -46,6 +46,7 @@ enum SettingsTable {
         count("max_control_connections", \.maxControlConnections, min: 1, max: 4096),
         byteCount("max_photo_bytes", \.maxPhotoBytes, min: 1, max: 1 << 40),
         byteCount("max_name_bytes", \.maxNameBytes, min: 1, max: 1 << 16),
+        byteCount("max_thumbnail_bytes", \.maxThumbnailBytes, min: 1 << 10, max: 64 << 20),
         byteCount("max_frame_bytes", \.maxFrameBytes, min: 64 << 10, max: 1 << 30),
     ]
 

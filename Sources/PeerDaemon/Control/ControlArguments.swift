@@ -50,12 +50,32 @@ struct ControlArguments: Sendable {
         return items.compactMap(\.stringValue)
     }
 
+    /// A required absolute file path: the daemon has its own working directory, so a
+    /// relative path would name the wrong file.
+    func absolutePath(_ key: String) throws(ControlError) -> String {
+        try checkedPath(key, try string(key))
+    }
+
+    /// An optional absolute file path.
+    func optionalAbsolutePath(_ key: String) throws(ControlError) -> String? {
+        guard let path = try optionalString(key) else { return nil }
+        return try checkedPath(key, path)
+    }
+
     /// Refuses arguments other than `allowed`, so a typo is reported, not ignored.
     func allowOnly(_ allowed: Set<String>) throws(ControlError) {
         guard let unknown = values.keys.sorted().first(where: { !allowed.contains($0) }) else { return }
         let list =
             allowed.isEmpty ? "it takes no arguments" : "allowed: " + allowed.sorted().joined(separator: ", ")
         throw ControlError(.invalidArguments, "\(command): unknown argument \"\(unknown)\"; \(list)")
+    }
+
+    private func checkedPath(_ key: String, _ path: String) throws(ControlError) -> String {
+        guard path.hasPrefix("/") else {
+            throw ControlError(
+                .invalidArguments, "\(command): argument \"\(key)\" must be an absolute path, not '\(path)'")
+        }
+        return path
     }
 
     private func missing(_ key: String, _ kind: String) -> ControlError {

@@ -74,6 +74,22 @@ final class ControlConnection {
             } catch {
                 return write(.failure(id: request.id, error: controlError(error, command: request.command)))
             }
+        case .progress(let handler):
+            do {
+                var values = request.args
+                let wanted = values.removeValue(forKey: "progress") ?? false
+                guard let wantsProgress = wanted.boolValue else {
+                    throw ControlError(
+                        .invalidArguments,
+                        "\(request.command): argument \"progress\" must be true or false, got \(wanted.kindDescription)"
+                    )
+                }
+                let reporter = ProgressReporter(requestID: request.id, socket: wantsProgress ? socket : nil)
+                let result = try handler(ControlArguments(command: request.command, values: values), reporter)
+                return write(.success(id: request.id, result: result))
+            } catch {
+                return write(.failure(id: request.id, error: controlError(error, command: request.command)))
+            }
         case .stream(let handler):
             let stream = ControlStream(requestID: request.id, socket: socket, stop: stop)
             do {

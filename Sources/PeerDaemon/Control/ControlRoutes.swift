@@ -15,9 +15,14 @@ struct ControlRoutes: Sendable {
     /// client leaves or the daemon stops. The connection closes when it returns.
     typealias StreamHandler = @Sendable (ControlArguments, ControlStream) throws -> Void
 
+    /// Answers one long request (a photo copied in or out), reporting progress on the way
+    /// when the client adds `"progress": true` to its arguments.
+    typealias ProgressHandler = @Sendable (ControlArguments, ProgressReporter) throws -> JSON
+
     /// How a command is served.
     enum Route: Sendable {
         case unary(Handler)
+        case progress(ProgressHandler)
         case stream(StreamHandler)
     }
 
@@ -33,6 +38,13 @@ struct ControlRoutes: Sendable {
     /// error and stops the daemon at start-up, where tests catch it.
     mutating func register(_ command: String, summary: String, _ handler: @escaping Handler) {
         add(command, Entry(summary: summary, route: .unary(handler)))
+    }
+
+    /// Registers a request/response command that may report progress before its response.
+    mutating func registerWithProgress(
+        _ command: String, summary: String, _ handler: @escaping ProgressHandler
+    ) {
+        add(command, Entry(summary: summary, route: .progress(handler)))
     }
 
     /// Registers a streaming command (like `watch`).

@@ -3,7 +3,7 @@ import Synchronization
 
 /// The daemon's in-process publish/subscribe hub for `watch`.
 ///
-/// Anything in the daemon publishes (`bus.publish(ControlEvent(type: "history.committed",
+/// Anything in the daemon publishes (`bus.publish(ControlEvent(type: "daemon.reloaded",
 /// data: …))`); every `watch` connection holds a subscription. Publishing never blocks: each
 /// subscriber has a bounded queue, and one that falls too far behind is marked overflowed
 /// and dropped by its connection, instead of slowing the publisher.

@@ -22,6 +22,9 @@ struct CommandSpec: Sendable {
     /// The control command sent, such as `photo.add`.
     let request: String
     let mode: Mode
+    /// For a long copy (`photo add`, `photo export`): the label of the progress line shown
+    /// on stderr while it runs, when stderr is a terminal.
+    var progressLabel: String?
     /// Builds the control arguments; nil maps every argument and option by its key.
     var makeArgs: (@Sendable (ParsedArguments) throws(CLIError) -> [String: JSON])?
 

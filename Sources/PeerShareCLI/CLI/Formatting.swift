@@ -8,6 +8,45 @@ enum Formatting {
         return rows.map { $0.0.padded(to: width) + $0.1 }.joined(separator: "\n")
     }
 
+    /// The first 8 characters of an ID: unique in practice, and accepted back as a prefix.
+    static func shortID(_ id: String) -> String { String(id.prefix(8)) }
+
+    /// `1 photo`, `3 photos`.
+    static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+
+    /// A byte count with a binary unit and one decimal: `512 B`, `1.5 KiB`, `12.0 MiB`.
+    static func bytes(_ count: Int) -> String {
+        let units = ["KiB", "MiB", "GiB", "TiB"]
+        guard count >= 1024 else { return "\(count) B" }
+        var unit = 0
+        var scale = 1024
+        while unit < units.count - 1 && count >= scale * 1024 {
+            unit += 1
+            scale *= 1024
+        }
+        let tenths = (count * 10 + scale / 2) / scale
+        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+    }
+
+    /// Rows under a header, each column as wide as its widest cell (the last unpadded).
+    static func columns(_ header: [String], _ rows: [[String]]) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell.padded(to: widths[column] + 2)
+            }.joined()
+        }.joined(separator: "\n")
+    }
+
+    /// An ID shortened part by part: `1b2c3d4e` or, for a photo–tag link, `1b2c3d4e/5d6e7f80`.
+    static func shortIDs(_ id: String) -> String {
+        id.split(separator: "/", omittingEmptySubsequences: false).map { shortID(String($0)) }.joined(
+            separator: "/")
+    }
+
     /// A JSON value as people read it: strings bare, everything else compact JSON.
     static func text(_ value: JSON?) -> String {
         guard let value else { return "-" }

@@ -12,6 +12,11 @@ enum Output {
         write(fd: 2, text.hasSuffix("\n") ? text : text + "\n")
     }
 
+    /// Text on stderr exactly as given (no newline added), for a line redrawn in place.
+    static func errRaw(_ text: String) {
+        write(fd: 2, text)
+    }
+
     /// One JSON value on one line of stdout.
     static func json(_ value: JSON) {
         out(JSONLine.string(value))

@@ -37,12 +37,14 @@ enum PeerShareMain {
     private static func execute(
         _ command: CommandSpec, _ parsed: ParsedArguments, socket: String, json: Bool
     ) throws(CLIError) {
-        let args = try command.makeArgs?(parsed) ?? parsed.values
+        var args = try command.makeArgs?(parsed) ?? parsed.values
+        let progress = command.progressLabel.flatMap { ProgressLine(label: $0) }
+        if progress != nil { args["progress"] = true }
         do {
             let client = try ControlClient(socketPath: socket)
             switch command.mode {
             case .call(let format):
-                let result = try client.call(command.request, args: args)
+                let result = try call(client, command.request, args, progress: progress)
                 if json {
                     Output.json(result)
                 } else {
@@ -59,5 +61,13 @@ enum PeerShareMain {
         } catch {
             throw .client(error)
         }
+    }
+
+    /// One call, with its progress line (if any) erased before anything else is printed.
+    private static func call(
+        _ client: ControlClient, _ request: String, _ args: [String: JSON], progress: ProgressLine?
+    ) throws(ControlClientError) -> JSON {
+        defer { progress?.clear() }
+        return try client.call(request, args: args, onEvent: progress?.show)
     }
 }

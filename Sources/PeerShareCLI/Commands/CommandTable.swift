@@ -3,5 +3,7 @@
 /// A new group is one file in `Commands/` with `static let commands: [CommandSpec]` and one
 /// entry here.
 enum CommandTable {
-    static let all: [CommandSpec] = DaemonCommands.commands + WatchCommands.commands
+    static let all: [CommandSpec] =
+        DaemonCommands.commands + PhotoCommands.commands + TagCommands.commands + RatingCommands.commands
+        + HistoryCommands.commands + WatchCommands.commands + ShareCommands.commands + PeerCommands.commands
 }

@@ -26,7 +26,24 @@ enum DaemonCommands {
             ("uptime", Formatting.duration(seconds: result["uptime"]?.doubleValue ?? 0)),
             ("log level", Formatting.text(result["log_level"])),
             ("version", Formatting.text(result["version"])),
-            ("zones", zones.isEmpty ? "none" : zones.map { Formatting.text($0) }.joined(separator: ", ")),
+            ("photos", Formatting.text(result["photos"])),
+            ("tags", Formatting.text(result["tags"])),
+            ("zones", zones.isEmpty ? "none" : zones.map(formatZone).joined(separator: "\n" + zoneIndent)),
         ])
+    }
+
+    /// Continuation lines of the zones row line up under its first value.
+    private static let zoneIndent = String(repeating: " ", count: "control socket".count + 2)
+
+    /// `default (private, owner): 2 photos, 1 tag` or `1b2c3d4e "Trip" (private, owner): …`.
+    private static func formatZone(_ zone: JSON) -> String {
+        let id = zone["id"]?.stringValue ?? "?"
+        var name = id == "default" ? id : Formatting.shortID(id)
+        if let title = zone["title"]?.stringValue { name += " \"\(title)\"" }
+        let store = Formatting.text(zone["store"])
+        let role = Formatting.text(zone["role"])
+        let photos = Formatting.count(zone["photos"]?.intValue ?? 0, "photo")
+        let tags = Formatting.count(zone["tags"]?.intValue ?? 0, "tag")
+        return "\(name) (\(store), \(role)): \(photos), \(tags)"
     }
 }

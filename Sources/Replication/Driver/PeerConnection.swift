@@ -7,6 +7,8 @@ protocol ConnectionOwner: AnyObject, Sendable {
     /// duplicate, a paused or no longer admitted peer), or nil to keep it.
     func connectionEstablished(_ connection: PeerConnection) -> (CloseCode, String)?
     func connection(_ connection: PeerConnection, noticed notice: SessionNotice)
+    /// A sharing message arrived; returns the frames to answer with.
+    func connection(_ connection: PeerConnection, sharing frame: Frame) -> [Frame]
     func connectionEnded(_ connection: PeerConnection, reason: SessionCloseReason)
     func dataStored(_ store: StoreKind, _ hash: ContentHash)
 }
@@ -21,6 +23,9 @@ final class PeerConnection: @unchecked Sendable {
     /// The peer that dialed this connection.
     let dialer: PeerID
     let tls: TLSConnection
+    /// A short connection of a peer that came to join a share, check or end its membership
+    /// (its hello says `joining`): it never replaces the peer's replication connection.
+    private(set) var isGuest = false
     let logger: ReplicationLogger
     private let inbox: Inbox
     private weak var owner: (any ConnectionOwner)?
@@ -164,9 +169,15 @@ final class PeerConnection: @unchecked Sendable {
             switch action {
             case .send(let frames):
                 if let failure = write(frames) { results = [.transportEnded(explain(writeFailure: failure))] }
-            case .established:
+            case .established(let agreement):
+                isGuest = agreement.remoteCapabilities.contains(.joining)
                 if let (code, reason) = owner?.connectionEstablished(self) {
                     results = [.closeRequested(code, reason)]
+                }
+            case .sharing(let frame):
+                let replies = owner?.connection(self, sharing: frame) ?? []
+                if !replies.isEmpty, let failure = write(replies) {
+                    results = [.transportEnded(explain(writeFailure: failure))]
                 }
             case .notify(let notice):
                 owner?.connection(self, noticed: notice)

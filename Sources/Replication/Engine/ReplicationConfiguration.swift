@@ -25,6 +25,9 @@ public struct ReplicationConfiguration: Sendable {
     public var stopGrace: Duration = .seconds(2)
     /// Peers admitted besides zone members (the sharing engine's invitation holders).
     public var extraAdmission: @Sendable (PeerID) -> Bool = { _ in false }
+    /// Answers sharing messages (join requests, leave notices, membership checks) from any
+    /// peer that got past admission; runs on the connection's worker thread.
+    public var onSharingFrame: @Sendable (Frame, PeerID) -> [Frame] = { _, _ in [] }
     /// Receives `ReplicationEvent`s; runs on engine threads and must not block.
     public var onEvent: @Sendable (ReplicationEvent) -> Void = { _ in }
 
@@ -42,4 +45,24 @@ public struct PeerAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { SocketAddress.display(host: host, port: port) }
+}
+
+extension PeerAddress {
+    /// Parses `HOST:PORT` or `[IPV6]:PORT`, as share URLs and the stores write it.
+    public init?(parsing text: String) {
+        let host: Substring
+        let port: Substring
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            guard rest.hasPrefix(":") else { return nil }
+            port = rest.dropFirst()
+        } else {
+            guard let colon = text.lastIndex(of: ":") else { return nil }
+            host = text[..<colon]
+            port = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty, let number = UInt16(port), number > 0 else { return nil }
+        self.init(host: String(host), port: number)
+    }
 }

@@ -104,8 +104,11 @@ extension ReplicationEngine: ConnectionOwner {
 
     func connectionEstablished(_ connection: PeerConnection) -> (CloseCode, String)? {
         let peer = connection.peer
+        if connection.isGuest {
+            logger.log(.info, "a peer connected to join or leave a share", peer: peer)
+            return nil
+        }
         let local = localPeer
-        let extra = configuration.extraAdmission(peer)
         let decision = state.withLock { state -> (refusal: (CloseCode, String)?, replaced: PeerConnection?) in
             var record = state.records[peer, default: PeerRecord()]
             defer { state.records[peer] = record }
@@ -114,7 +117,7 @@ extension ReplicationEngine: ConnectionOwner {
             guard !state.isPaused(peer) else {
                 return ((.paused, "replication with this peer is paused"), nil)
             }
-            guard state.membership.admitted.contains(peer) || extra else {
+            guard state.membership.admitted.contains(peer) else {
                 return ((.notMember, "not a member of any zone shared here"), nil)
             }
             var replaced: PeerConnection?
@@ -198,6 +201,12 @@ extension ReplicationEngine: ConnectionOwner {
 
     /// Photo data reached a store: every connection stops wanting it, and peers that asked
     /// for it earlier are told.
+    func connection(_ connection: PeerConnection, sharing frame: Frame) -> [Frame] {
+        let replies = configuration.onSharingFrame(frame, connection.peer)
+        IOThread.detach { [weak self] in self?.refreshMembership() }
+        return replies
+    }
+
     func dataStored(_ store: StoreKind, _ hash: ContentHash) {
         let connections = state.withLock { Array($0.connections.values) }
         for connection in connections { connection.post(.dataArrived(hash)) }

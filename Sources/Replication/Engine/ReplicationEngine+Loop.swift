@@ -90,7 +90,9 @@ extension ReplicationEngine {
         guard changed else { return }
         for connection in connections {
             let peer = connection.peer
-            guard membership.admitted.contains(peer) || configuration.extraAdmission(peer) else {
+            // Peers admitted only at TLS (`extraAdmission`) come as guests, which are not in
+            // `state.current`: a replication connection needs membership.
+            guard membership.admitted.contains(peer) else {
                 connection.close(.notMember, "no longer a member of any zone shared here")
                 continue
             }

@@ -7,6 +7,8 @@ public enum SessionAction: Equatable, Sendable {
     case send([Frame])
     /// The hellos agree: the connection is established.
     case established(VersionAgreement)
+    /// A sharing message (join, leave, membership check) for the engine's sharing hook.
+    case sharing(Frame)
     /// Compute `store.changes(zone:since:batchSize:)`; answer with `changesPrepared`.
     case prepareChanges(zone: String, since: VectorClock, batchSize: Int, generation: Int)
     /// Apply the set from the peer; answer with `applied`, then report missing photo data

@@ -148,6 +148,8 @@ public struct SyncSession: Sendable {
         keepalive.received(at: now)
         switch state {
         case .awaitingHello: try receiveHello(frame)
+        case .active where MessageType.sharingRange.contains(frame.type.rawValue):
+            out.append(.sharing(frame))
         case .active:
             let message: PeerMessage
             do throws(WireError) {

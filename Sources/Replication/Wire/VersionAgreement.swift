@@ -9,6 +9,9 @@ import Store
 public struct VersionAgreement: Equatable, Sendable {
     public let version: UInt16
     public let capabilities: Capabilities
+    /// What the other side announced, whether or not this side has it: a joining peer says
+    /// so here (`Capabilities.joining`).
+    public let remoteCapabilities: Capabilities
 
     /// Agrees on a version with `remote`, whose TLS identity is `authenticatedPeer`.
     ///
@@ -26,5 +29,6 @@ public struct VersionAgreement: Equatable, Sendable {
         }
         self.version = version
         self.capabilities = local.capabilities.intersection(remote.capabilities)
+        self.remoteCapabilities = remote.capabilities
     }
 }

@@ -26,12 +26,19 @@ public final class BlobStore: Sendable {
 
     /// Copies the file at `source` into the store; returns its hash and size.
     public func importFile(at source: String, limit: Int64) throws -> (hash: String, size: Int64) {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a named pipe must not hang; anything but a regular file is refused.
+        let input = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard input >= 0 else { throw StoreError.unreadableFile(path: source, reason: Self.errorText()) }
         defer { close(input) }
         var info = stat()
-        if fstat(input, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+        guard fstat(input, &info) == 0 else {
+            throw StoreError.unreadableFile(path: source, reason: Self.errorText())
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
             throw StoreError.unreadableFile(path: source, reason: "it is a directory")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw StoreError.unreadableFile(path: source, reason: "it is not a regular file")
         }
         if Int64(info.st_size) > limit {
             throw StoreError.photoTooLarge(size: Int64(info.st_size), limit: limit)
@@ -79,7 +86,7 @@ public final class BlobStore: Sendable {
         }
         defer { close(input) }
         let temp = destination + ".peershare-partial"
-        let output = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        var output = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard output >= 0 else {
             throw StoreError.io(operation: "creating", path: temp, reason: Self.errorText())
         }
@@ -100,11 +107,12 @@ public final class BlobStore: Sendable {
                 throw StoreError.io(operation: "syncing", path: temp, reason: Self.errorText())
             }
             close(output)
+            output = -1
             guard rename(temp, destination) == 0 else {
                 throw StoreError.io(operation: "renaming to", path: destination, reason: Self.errorText())
             }
         } catch {
-            close(output)
+            if output >= 0 { close(output) }
             unlink(temp)
             throw error
         }

@@ -41,6 +41,16 @@ public final class Database: @unchecked Sendable {
     }
 
     deinit {
+        close()
+    }
+
+    private var isClosed = false
+
+    /// Closes the connection (checkpointing the write-ahead log when it is the last one);
+    /// every later call fails with a "closed" error.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
         statements.removeAll()
         sqlite3_close_v2(handle)
     }
@@ -51,6 +61,9 @@ public final class Database: @unchecked Sendable {
 
     private func statement(_ sql: String) throws(DatabaseError) -> Statement {
         if let cached = statements[sql] { return cached }
+        guard !isClosed else {
+            throw DatabaseError(code: SQLITE_MISUSE, message: "the database \(path) is closed", sql: sql)
+        }
         let stmt = try Statement(database: self, sql: sql)
         statements[sql] = stmt
         return stmt
@@ -58,6 +71,9 @@ public final class Database: @unchecked Sendable {
 
     /// Runs one or more statements that take no parameters and return no rows.
     public func execute(_ sql: String) throws(DatabaseError) {
+        guard !isClosed else {
+            throw DatabaseError(code: SQLITE_MISUSE, message: "the database \(path) is closed", sql: sql)
+        }
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
         if rc != SQLITE_OK {

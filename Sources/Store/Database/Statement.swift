@@ -38,7 +38,13 @@ public final class Statement {
         case .null: rc = sqlite3_bind_null(handle, index)
         case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
         case .real(let v): rc = sqlite3_bind_double(handle, index, v)
-        case .text(let v): rc = sqlite3_bind_text(handle, index, v, -1, peershare_sqlite_transient())
+        case .text(let v):
+            var text = v
+            rc = text.withUTF8 { utf8 in
+                sqlite3_bind_text(
+                    handle, index, UnsafeRawPointer(utf8.baseAddress!).assumingMemoryBound(to: CChar.self),
+                    Int32(utf8.count), peershare_sqlite_transient())
+            }
         case .blob(let bytes):
             if bytes.isEmpty {
                 rc = sqlite3_bind_zeroblob(handle, index, 0)
@@ -81,7 +87,8 @@ public struct Row {
 
     public func string(_ i: Int) -> String {
         guard let text = sqlite3_column_text(handle, Int32(i)) else { return "" }
-        return String(cString: text)
+        let count = Int(sqlite3_column_bytes(handle, Int32(i)))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
     public func optionalString(_ i: Int) -> String? { isNull(i) ? nil : string(i) }

@@ -7,16 +7,16 @@ extension LibraryStore {
         -> [HistoryEntry]
     {
         try read {
-            let entries = try db.query(
-                "SELECT token, author, timestamp FROM history WHERE token > ? ORDER BY token LIMIT ?", since,
-                limit
-            ) { ($0.int64(0), $0.string(1), $0.int64(2)) }
-            return try entries.compactMap { token, author, timestamp in
-                if let excluded = excludingAuthor,
-                    author == excluded || (excluded == "sync" && author.hasPrefix("sync:"))
-                {
-                    return nil
-                }
+            var sql = "SELECT token, author, timestamp FROM history WHERE token > ?"
+            var values: [any SQLBindable] = [since]
+            if let excluded = excludingAuthor {
+                sql += excluded == "sync" ? " AND author NOT LIKE 'sync:%'" : " AND author != ?"
+                if excluded != "sync" { values.append(excluded) }
+            }
+            sql += " ORDER BY token LIMIT ?"
+            values.append(limit)
+            let entries = try db.query(sql, values: values) { ($0.int64(0), $0.string(1), $0.int64(2)) }
+            return try entries.map { token, author, timestamp in
                 let changes = try db.query(
                     "SELECT entity, object, zone, type FROM history_changes WHERE token = ? ORDER BY rowid",
                     token

@@ -3,7 +3,7 @@
 /// A released migration is never edited: a change to the schema is a new entry at the end,
 /// so a store written by any earlier version opens and upgrades in place.
 enum Migrations {
-    static let all: [String] = [v1]
+    static let all: [String] = [v1, v2, v3]
 
     /// Brings `db` to the latest version, each migration in its own transaction.
     static func migrate(_ db: Database) throws {
@@ -18,6 +18,28 @@ enum Migrations {
             }
         }
     }
+
+    /// Share invitations the owner can check and revoke (only the hash of each URL's token
+    /// is kept), and shares a participant left whose owner has not been told yet. Both local,
+    /// never replicated.
+    static let v2 = """
+        CREATE TABLE invitations (
+            zone TEXT PRIMARY KEY,
+            generation INTEGER NOT NULL,
+            token_hash TEXT NOT NULL
+        );
+        CREATE TABLE departures (
+            zone TEXT PRIMARY KEY,
+            owner TEXT NOT NULL
+        );
+        """
+
+    /// Where the owner of an accepted share listens (HOST:PORT of its URL), so the daemon
+    /// can dial it again after a restart, and tell it about a departure.
+    static let v3 = """
+        ALTER TABLE zones ADD COLUMN address TEXT;
+        ALTER TABLE departures ADD COLUMN address TEXT;
+        """
 
     static let v1 = """
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

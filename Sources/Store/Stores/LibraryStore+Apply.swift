@@ -1,3 +1,5 @@
+import Glibc
+
 /// Applying a change set received from a peer: atomically, idempotently, in any order.
 ///
 /// Each field is merged last-writer-wins by stamp; a tombstone beats every other field;
@@ -6,15 +8,18 @@
 extension LibraryStore {
     public func apply(_ set: ChangeSet, from sender: PeerID) throws -> ApplyReport {
         var report = ApplyReport()
-        let entry: HistoryEntry? = try lock.withLock {
-            try db.transaction {
+        try lock.withLock {
+            try transaction {
                 guard let owner = try owner(of: set.zone) else { throw SyncError.unknownZone(set.zone) }
                 let current = try loadClock(set.zone)
                 guard current.dominates(set.since) else {
                     throw SyncError.notReady(zone: set.zone, have: current, need: set.since)
                 }
+                // The transaction's own stamp only dates its history entry: applied fields keep
+                // the stamps they carry.
                 let tx = Transaction(
-                    store: self, author: .sync(sender), stamp: Stamp(hlc: 0, peer: localPeer))
+                    store: self, author: .sync(sender),
+                    stamp: Stamp(hlc: HybridLogicalClock.wallMilliseconds() << 16, peer: localPeer))
                 let ordered = set.objects.enumerated().sorted {
                     ($0.element.entity, $0.offset) < ($1.element.entity, $1.offset)
                 }.map(\.element)
@@ -41,10 +46,10 @@ extension LibraryStore {
                 // everyone's.
                 let vouched = sender == owner ? set.until : VectorClock([sender: set.until[sender]])
                 try mergeClock(set.zone, with: vouched)
-                return try tx.finish()
+                if let entry = try tx.finish() { committed.append(entry) }
             }
         }
-        if let entry { notify(entry) }
+        notifyCommitted()
         if report.touchedTags {
             let canWrite = try read { try permission(of: localPeer, in: set.zone) == .readWrite }
             if canWrite { report.deduplicated = try deduplicate(zone: set.zone) }
@@ -71,11 +76,18 @@ extension LibraryStore {
         guard !object.fields.isEmpty else { return ([], 0, nil) }
         try checkAuthors(object, context)
         let columns = (["zone", "deleted"] + entity.fields.map(\.column)).joined(separator: ", ")
-        let row = try db.first("SELECT \(columns) FROM \(entity.table) WHERE id = ?", object.id) { row in
+        var row = try db.first("SELECT \(columns) FROM \(entity.table) WHERE id = ?", object.id) { row in
             (0..<(entity.fields.count + 2)).map { row.value($0) }
         }
-        if let row, row[0] != .text(context.zone) {
-            throw ChangeRefusal("the object belongs to another zone")
+        if let existing = row, case .text(let otherZone) = existing[0], otherZone != context.zone {
+            // The owner may move an object between its zones (stopped, then shared again):
+            // the stale copy of the old zone gives way. Anyone else is refused.
+            guard context.sender == context.owner, try owner(of: otherZone) == context.owner else {
+                throw ChangeRefusal("the object belongs to another zone")
+            }
+            try db.run("DELETE FROM \(entity.table) WHERE id = ?", object.id)
+            try db.run("DELETE FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), object.id)
+            row = nil
         }
         var stamps: [UInt8: Stamp] = [:]
         try db.forEach(
@@ -101,7 +113,10 @@ extension LibraryStore {
                     "field \(entity.column(for: field.field) ?? "?") cannot change after creation")
             }
         }
-        if row == nil { try checkReferences(object, context) }
+        if row == nil {
+            try checkComplete(object)
+            try checkReferences(object, context)
+        }
         var winners: [(UInt8, SQLValue, Stamp)] = []
         var stale = 0
         for field in object.fields {

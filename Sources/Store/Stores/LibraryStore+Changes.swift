@@ -39,16 +39,31 @@ extension LibraryStore {
                 }
             }
             pending.sort()
+            // Batch k holds every field whose stamp falls in its range (so its `until` is
+            // true whatever else the receiver got), and an object's later fields also ride
+            // along with its first appearance, so a receiver never sees half of a new object.
+            // The repeats are harmless: merging is idempotent.
+            var fieldsByObject: [ObjectKey: [PendingField]] = [:]
+            for field in pending { fieldsByObject[field.key, default: []].append(field) }
             var result: [ChangeSet] = []
             var batchSince = since
             var start = 0
+            var sent: Set<ObjectKey> = []
             while start < pending.count || result.isEmpty {
                 var end = min(start + batchSize, pending.count)
                 while end < pending.count && end > start && pending[end].stamp == pending[end - 1].stamp {
                     end += 1
                 }
                 let until = end == pending.count ? full : Self.bound(full, by: pending[end - 1].stamp)
-                let objects = try group(pending[start..<end])
+                var fields: [PendingField] = []
+                var inBatch: Set<PendingField> = []
+                for field in pending[start..<end] {
+                    let companions = sent.insert(field.key).inserted ? fieldsByObject[field.key]! : [field]
+                    for companion in companions where inBatch.insert(companion).inserted {
+                        fields.append(companion)
+                    }
+                }
+                let objects = try group(fields[...])
                 result.append(ChangeSet(zone: zone, since: batchSince, until: until, objects: objects))
                 batchSince = batchSince.merged(with: until)
                 start = end
@@ -98,7 +113,7 @@ extension LibraryStore {
 }
 
 /// One field to send, ordered by stamp (then object and field, for determinism).
-struct PendingField: Comparable {
+struct PendingField: Hashable, Comparable {
     let stamp: Stamp
     let key: ObjectKey
     let field: UInt8

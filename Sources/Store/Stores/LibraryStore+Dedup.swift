@@ -12,7 +12,7 @@ extension LibraryStore {
         try db.run(
             """
             UPDATE tags SET winner = CASE WHEN deleted = 1 THEN NULL ELSE (
-                SELECT w.id FROM tags w WHERE w.zone = ?1 AND w.name = ?2 AND w.deleted = 0
+                SELECT w.id FROM tags w WHERE w.zone = ?1 AND w.name = ?2 AND w.deleted = 0 AND w.uuid IS NOT NULL
                 ORDER BY w.uuid, w.id LIMIT 1) END
             WHERE zone = ?1 AND name = ?2
             """, zone, name)
@@ -25,7 +25,7 @@ extension LibraryStore {
             """
             UPDATE tags SET winner = computed.winner FROM (
                 SELECT t.id AS id, CASE WHEN t.deleted = 1 THEN NULL ELSE (
-                    SELECT w.id FROM tags w WHERE w.zone = t.zone AND w.name = t.name AND w.deleted = 0
+                    SELECT w.id FROM tags w WHERE w.zone = t.zone AND w.name = t.name AND w.deleted = 0 AND w.uuid IS NOT NULL
                     ORDER BY w.uuid, w.id LIMIT 1) END AS winner
                 FROM tags t WHERE t.zone = ?) AS computed
             WHERE tags.id = computed.id AND tags.winner IS NOT computed.winner

@@ -31,6 +31,7 @@ extension LibraryStore {
 
     /// Refuses at once a local write the local peer is not allowed to make in `zone`.
     func requireWrite(_ zone: String, action: String) throws {
+        if try isStopped(zone) { throw StoreError.invalid("share \(zone.prefix(8)) has been stopped") }
         let permission = try permission(of: localPeer, in: zone)
         guard permission == .readWrite else {
             let why =

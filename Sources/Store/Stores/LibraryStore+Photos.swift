@@ -159,6 +159,14 @@ extension LibraryStore {
         guard known != nil else { throw StoreError.unknownZone(zone) }
     }
 
+    /// False for text with control characters (C0, DEL, C1) or line and paragraph
+    /// separators, which would break one-line output and logs.
+    static func hasNoControlCharacters(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { s in
+            s.value < 0x20 || (0x7F...0x9F).contains(s.value) || s.value == 0x2028 || s.value == 0x2029
+        }
+    }
+
     func validateName(_ name: String, what: String) throws {
         if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw StoreError.invalid("a \(what) cannot be empty")
@@ -168,7 +176,7 @@ extension LibraryStore {
                 "a \(what) is at most \(limits.maxNameBytes) bytes, this one has \(name.utf8.count) (max_name_bytes)"
             )
         }
-        if name.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+        if !Self.hasNoControlCharacters(name) {
             throw StoreError.invalid("a \(what) cannot contain control characters or line breaks")
         }
     }

@@ -90,10 +90,23 @@ extension LibraryStore {
         try deduplicate(zone: Self.defaultZone)
     }
 
-    /// Records, in the shared store, a zone being accepted from its owner.
-    public func prepareParticipantZone(_ zone: String, owner: PeerID) throws {
+    /// Records, in the shared store, a zone being accepted from its owner, who listens at
+    /// `address` (HOST:PORT).
+    public func prepareParticipantZone(_ zone: String, owner: PeerID, address: String? = nil) throws {
         guard kind == .shared else { throw StoreError.invalid("accepted shares live in the shared store") }
-        try write(author: .local) { _ in try createZone(zone, owner: owner) }
+        try write(author: .local) { _ in
+            try createZone(zone, owner: owner)
+            if let address { try db.run("UPDATE zones SET address = ? WHERE id = ?", address, zone) }
+        }
+    }
+
+    /// Zones of this store with their owner and the owner's address, where known.
+    public func zoneOwners() throws -> [(zone: String, owner: String, address: String?)] {
+        try read {
+            try db.query("SELECT id, owner, address FROM zones WHERE id != ? ORDER BY id", Self.defaultZone) {
+                ($0.string(0), $0.string(1), $0.optionalString(2))
+            }
+        }
     }
 
     /// Every share record this store holds.

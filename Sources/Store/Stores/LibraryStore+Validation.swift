@@ -27,10 +27,27 @@ extension LibraryStore {
                 guard leaving else { throw ChangeRefusal("only the owner changes membership") }
             }
         default:
-            for author in authors where try cachedPermission(of: author, context) != .readWrite {
+            for author in authors where try !mayHaveWritten(author, context) {
                 throw ChangeRefusal("\(author.short) may not write to this share")
             }
         }
+    }
+
+    /// Whether a data change by `author` is acceptable from this sender. From a participant
+    /// (at the owner), its author must be allowed to write now. From the owner, who checked
+    /// each change when it arrived and relays only what it accepted, the author must be the
+    /// owner or someone who has been a participant: a change made before its author left or
+    /// lost write access stays valid, so every replica keeps the same history of the zone.
+    private func mayHaveWritten(_ author: PeerID, _ context: ApplyContext) throws -> Bool {
+        if author == context.owner { return true }
+        if context.sender != context.owner { return try cachedPermission(of: author, context) == .readWrite }
+        if let known = context.permissions[author] { return known != .none }
+        let record = try db.first(
+            "SELECT 1 FROM participants WHERE id = ?", Self.participantID(zone: context.zone, peer: author)
+        ) { _ in true }
+        let verdict: Permission = record == nil ? .none : .readWrite
+        context.permissions[author] = verdict
+        return verdict != .none
     }
 
     private func cachedPermission(of author: PeerID, _ context: ApplyContext) throws -> Permission {
@@ -79,6 +96,18 @@ extension LibraryStore {
         guard ok else { throw ChangeRefusal("invalid value for \(entity.name).\(column)") }
     }
 
+    /// Refuses a new object that lacks a field every object of its kind has (a tombstone
+    /// alone is fine: the object was created and deleted before the receiver saw it).
+    func checkComplete(_ object: ObjectChange) throws {
+        let present = Set(object.fields.map(\.field))
+        if present == [Entity.deletedField] { return }
+        let missing = object.entity.requiredFields.subtracting(present)
+        guard missing.isEmpty else {
+            let names = missing.sorted().compactMap { object.entity.column(for: $0) }.joined(separator: ", ")
+            throw ChangeRefusal("a new \(object.entity.name) lacks \(names)")
+        }
+    }
+
     /// Refuses a new object that points at a photo or tag the zone does not hold.
     func checkReferences(_ object: ObjectChange, _ context: ApplyContext) throws {
         func value(_ code: UInt8) -> String? {
@@ -118,7 +147,7 @@ extension LibraryStore {
     private func isValidName(_ value: SQLValue) -> Bool {
         guard let name = text(value) else { return false }
         return !name.isEmpty && name.utf8.count <= limits.maxNameBytes
-            && !name.unicodeScalars.contains { $0.value < 0x20 }
+            && Self.hasNoControlCharacters(name)
     }
 
     static func isHexDigest(_ text: String) -> Bool {

@@ -129,3 +129,20 @@ extension LibraryStore {
         for hash in hashes.compactMap({ $0 }) { try collectBlob(hash) }
     }
 }
+
+extension LibraryStore {
+    /// Live photos and visible tags per zone, counted in SQL.
+    public func counts() throws -> [String: (photos: Int, tags: Int)] {
+        try read {
+            var result: [String: (photos: Int, tags: Int)] = [:]
+            try db.forEach("SELECT zone, count(*) FROM photos WHERE deleted = 0 GROUP BY zone") {
+                result[$0.string(0), default: (0, 0)].photos = $0.int(1)
+            }
+            try db.forEach("SELECT zone, count(*) FROM tags WHERE deleted = 0 AND winner = id GROUP BY zone")
+            {
+                result[$0.string(0), default: (0, 0)].tags = $0.int(1)
+            }
+            return result
+        }
+    }
+}

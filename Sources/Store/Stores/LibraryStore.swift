@@ -16,6 +16,9 @@ public final class LibraryStore: @unchecked Sendable {
     var peerIndex: [PeerID: Int64] = [:]
     var peerByIndex: [Int64: PeerID] = [:]
     private var observers: [@Sendable (HistoryEntry) -> Void] = []
+    /// Committed entries not yet given to the observers, in token order.
+    var committed: [HistoryEntry] = []
+    private var draining = false
 
     /// The private store's zone that is never shared.
     public static let defaultZone = "default"
@@ -32,12 +35,7 @@ public final class LibraryStore: @unchecked Sendable {
         self.limits = limits
         self.db = try Database(path: path)
         try Migrations.migrate(db)
-        try db.forEach("SELECT idx, peer_id FROM peers") { row in
-            if let peer = PeerID(digest: row.bytes(1)) {
-                peerIndex[peer] = row.int64(0)
-                peerByIndex[row.int64(0)] = peer
-            }
-        }
+        try loadPeers()
         if kind == .private {
             try db.run(
                 "INSERT OR IGNORE INTO zones (id, owner, created_at) VALUES (?, ?, ?)",
@@ -50,9 +48,36 @@ public final class LibraryStore: @unchecked Sendable {
         lock.withLock { observers.append(observer) }
     }
 
+    /// Closes the database; later operations fail with a "closed" error.
+    public func close() {
+        lock.withLock { db.close() }
+    }
+
     /// `PRAGMA integrity_check` of the database file.
     public func integrityCheck() throws -> String {
         try lock.withLock { try db.integrityCheck() }
+    }
+
+    /// One SQLite transaction; on failure the peer numbering is reloaded, since numbers
+    /// handed out inside the transaction were rolled back with it.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try db.transaction(body)
+        } catch {
+            try? loadPeers()
+            throw error
+        }
+    }
+
+    private func loadPeers() throws {
+        peerIndex = [:]
+        peerByIndex = [:]
+        try db.forEach("SELECT idx, peer_id FROM peers") { row in
+            if let peer = PeerID(digest: row.bytes(1)) {
+                peerIndex[peer] = row.int64(0)
+                peerByIndex[row.int64(0)] = peer
+            }
+        }
     }
 
     /// The small integer standing for `peer` in the stamps and clocks tables.
@@ -68,16 +93,16 @@ public final class LibraryStore: @unchecked Sendable {
     /// Runs `body` as one transaction recorded in history under `author`, then tells the
     /// observers. Returns the body's result.
     func write<T>(author: HistoryAuthor, _ body: (Transaction) throws -> T) throws -> T {
-        let (result, entry): (T, HistoryEntry?) = try lock.withLock {
-            try db.transaction {
+        let result: T = try lock.withLock {
+            try transaction {
                 let tx = Transaction(
                     store: self, author: author, stamp: Stamp(hlc: clock.tick(), peer: localPeer))
                 let result = try body(tx)
-                let entry = try tx.finish()
-                return (result, entry)
+                if let entry = try tx.finish() { committed.append(entry) }
+                return result
             }
         }
-        if let entry { notify(entry) }
+        notifyCommitted()
         return result
     }
 
@@ -86,9 +111,23 @@ public final class LibraryStore: @unchecked Sendable {
         try lock.withLock { try body() }
     }
 
-    func notify(_ entry: HistoryEntry) {
-        let current = lock.withLock { observers }
-        for observer in current { observer(entry) }
+    /// Tells the observers about committed entries in token order, outside the store's lock.
+    /// One thread at a time drains; a commit made meanwhile (even by an observer) is queued
+    /// and delivered by the same drain, so observers never see token N+1 before N.
+    func notifyCommitted() {
+        while true {
+            let next: ([HistoryEntry], [@Sendable (HistoryEntry) -> Void])? = lock.withLock {
+                guard !draining, !committed.isEmpty else { return nil }
+                draining = true
+                defer { committed = [] }
+                return (committed, observers)
+            }
+            guard let (entries, current) = next else { return }
+            for entry in entries {
+                for observer in current { observer(entry) }
+            }
+            lock.withLock { draining = false }
+        }
     }
 }
 

@@ -69,6 +69,10 @@ final class Transaction {
             ]
         }
         try db.run(Self.stampsSQL(rows: values.count), values: stampBindings)
+        if deletes && entity == .photo {
+            // The sample deletes a photo's thumbnail with it; only the tombstone stays.
+            try db.run("UPDATE photos SET thumbnail = NULL WHERE id = ?", id)
+        }
         let type: ChangeType = deletes ? .delete : (existed == nil ? .insert : .update)
         record(entity, id, zone: zone, type)
         if entity == .tag && (existed == nil || deletes) {

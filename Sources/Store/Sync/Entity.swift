@@ -66,9 +66,24 @@ public enum Entity: UInt8, CaseIterable, Sendable, Comparable {
     /// and tag. Nil when the ID is malformed.
     public func derivedColumns(id: String) -> [(column: String, value: SQLValue)]? {
         guard self == .link else { return [] }
-        let parts = id.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
-        return [("photo_id", .text(String(parts[0]))), ("tag_id", .text(String(parts[1])))]
+        let utf8 = id.utf8
+        guard let slash = utf8.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+        let photo = String(id[..<slash])
+        let tag = String(id[id.index(after: slash)...])
+        guard !photo.isEmpty, !tag.isEmpty, !tag.utf8.contains(UInt8(ascii: "/")) else { return nil }
+        return [("photo_id", .text(photo)), ("tag_id", .text(tag))]
+    }
+
+    /// Fields every live object of this kind has from its creation on.
+    public var requiredFields: Set<UInt8> {
+        switch self {
+        case .share: return [1, 2, 3]
+        case .participant: return [1, 2, 3]
+        case .photo: return [1, 2, 3, 4, 5]
+        case .tag: return [1, 2]
+        case .rating: return [1, 2]
+        case .link: return [3]
+        }
     }
 
     /// Fields that are set when the object is created and never change afterwards; a change

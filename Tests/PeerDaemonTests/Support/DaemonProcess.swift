@@ -13,6 +13,8 @@ final class DaemonProcess: @unchecked Sendable {
     let socketPath: String
     let notify: NotifyListener
     let child: ChildProcess
+    /// The arguments after the harness's own, kept for `restart`.
+    let arguments: [String]
 
     /// The environment every child gets: a private HOME (so no real config is read) and
     /// nothing else from the test process.
@@ -29,6 +31,7 @@ final class DaemonProcess: @unchecked Sendable {
         self.directory = directory
         self.stateDirectory = stateDirectory ?? directory.file("state")
         self.socketPath = socketPath ?? directory.file("control.sock")
+        self.arguments = arguments
         notify = try NotifyListener(path: directory.file("\(label).notify"))
         var env = Self.baseEnvironment(directory)
         env["NOTIFY_SOCKET"] = notify.address
@@ -44,9 +47,11 @@ final class DaemonProcess: @unchecked Sendable {
 
     /// Starts `peershared` and waits for READY=1.
     static func startReady(
-        in directory: TestDirectory, arguments: [String] = [], environment: [String: String] = [:]
+        in directory: TestDirectory, arguments: [String] = [], environment: [String: String] = [:],
+        stateDirectory: String? = nil
     ) throws -> DaemonProcess {
-        let daemon = try DaemonProcess(in: directory, arguments: arguments, environment: environment)
+        let daemon = try DaemonProcess(
+            in: directory, arguments: arguments, environment: environment, stateDirectory: stateDirectory)
         try daemon.waitUntilReady()
         return daemon
     }
@@ -94,6 +99,10 @@ final class DaemonProcess: @unchecked Sendable {
 
     /// Runs `peershare --socket <this daemon's socket> ARGS…` to completion.
     func cli(_ arguments: String..., environment: [String: String] = [:]) throws -> CLIResult {
+        try cli(arguments, environment: environment)
+    }
+
+    func cli(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIResult {
         try CLI.run(["--socket", socketPath] + arguments, in: directory, environment: environment)
     }
 

@@ -91,10 +91,12 @@ import Testing
         loaded.listen = HostPort(host: "127.0.0.1", port: 1)
         loaded.stateDirectory = "/elsewhere"
         loaded.limits.maxNameBytes = 10
+        loaded.limits.maxControlConnections = 3
         let plan = ReloadPlan(running: running, loaded: loaded)
-        #expect(plan.restartRequired == ["listen", "state_dir"])
+        #expect(plan.restartRequired == ["listen", "max_name_bytes", "state_dir"])
         #expect(plan.settings.logLevel == .debug)
-        #expect(plan.settings.limits.maxNameBytes == 10)
+        #expect(plan.settings.limits.maxControlConnections == 3)
+        #expect(plan.settings.limits.maxNameBytes == running.limits.maxNameBytes)
         #expect(plan.settings.listen == running.listen)
         #expect(plan.settings.stateDirectory == "/s")
     }

@@ -1,6 +1,6 @@
 import ControlProtocol
 
-/// `ping`, `id` and `status`: what the daemon is, for people and for scripts.
+/// `ping`, `id` and `status`: what the daemon is and what it holds, for people and scripts.
 extension ControlRoutes {
     mutating func registerDaemonInfo(_ services: DaemonServices) {
         register("ping", summary: "check that the daemon answers") { args in
@@ -13,13 +13,14 @@ extension ControlRoutes {
         }
         register("status", summary: "identity, addresses, paths and zones") { args in
             try args.allowOnly([])
-            return Self.status(services)
+            return try Self.status(services)
         }
     }
 
-    private static func status(_ services: DaemonServices) -> JSON {
+    private static func status(_ services: DaemonServices) throws -> JSON {
         let state = services.state
         let settings = state.settings
+        let zones = try ZoneSummary.all(in: services.library)
         return [
             "peer_id": .string(state.peerID.description),
             "listen": .string(state.listenAddress.description),
@@ -32,7 +33,9 @@ extension ControlRoutes {
             "log_level": .string(settings.logLevel.description),
             "version": .string(PeerShareVersion.string),
             "watchers": .int(services.bus.subscriberCount),
-            "zones": [],
+            "zones": .array(zones.map(\.json)),
+            "photos": .int(zones.reduce(0) { $0 + $1.photos }),
+            "tags": .int(zones.reduce(0) { $0 + $1.tags }),
         ]
     }
 

@@ -6,7 +6,14 @@ extension ControlRoutes {
     static func catalog(_ services: DaemonServices) -> ControlRoutes {
         var routes = ControlRoutes()
         routes.registerDaemonInfo(services)
+        routes.registerPhotos(services)
+        routes.registerPhotoEdits(services)
+        routes.registerTags(services)
+        routes.registerRatings(services)
+        routes.registerHistory(services)
         routes.registerWatch(services)
+        routes.registerShares(services)
+        routes.registerPeers(services)
         return routes
     }
 }

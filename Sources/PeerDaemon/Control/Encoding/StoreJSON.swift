@@ -1,0 +1,64 @@
+import ControlProtocol
+import Foundation
+import Store
+
+/// The JSON shapes of the store's values, as SPEC §9 fixes their keys (snake_case), shared
+/// by every command that returns them and by `history` events.
+enum StoreJSON {
+    /// Milliseconds since 1970 as ISO 8601 UTC with milliseconds, as event times are written.
+    static func time(milliseconds: Int64) -> JSON {
+        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        return .string(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+    }
+}
+
+extension Photo {
+    /// `{"id", "name", "zone", "store", "size", "sha256", "pending", "tags", "ratings"}` and
+    /// extras: `unique_name`, `created_at`, `thumbnail_size`.
+    var json: JSON {
+        [
+            "id": .string(id), "name": .string(name), "zone": .string(zone), "store": .string(store.rawValue),
+            "size": .int(Int(size)), "sha256": .string(sha256), "pending": .bool(pending),
+            "tags": .array(tags.map(\.json)), "ratings": .array(ratings.map(\.json)),
+            "unique_name": .string(uniqueName), "created_at": StoreJSON.time(milliseconds: createdAt),
+            "thumbnail_size": .int(thumbnailSize),
+        ]
+    }
+}
+
+extension TagRef {
+    /// `{"id", "uuid", "name"}`.
+    var json: JSON { ["id": .string(id), "uuid": .string(uuid), "name": .string(name)] }
+}
+
+extension RatingRef {
+    /// `{"id", "value"}`.
+    var json: JSON { ["id": .string(id), "value": .int(value)] }
+}
+
+extension TagSummary {
+    /// `{"id", "uuid", "name", "zone", "photo_count"}` and the extra `store`.
+    var json: JSON {
+        [
+            "id": .string(id), "uuid": .string(uuid), "name": .string(name), "zone": .string(zone),
+            "photo_count": .int(photoCount), "store": .string(store.rawValue),
+        ]
+    }
+}
+
+extension HistoryEntry {
+    /// `{"token", "author", "store", "timestamp", "changes": [{"entity", "id", "type", "zone"}]}`.
+    var json: JSON {
+        [
+            "token": .int(Int(token)), "author": .string(author), "store": .string(store.rawValue),
+            "timestamp": StoreJSON.time(milliseconds: timestamp),
+            "changes": .array(
+                changes.map {
+                    [
+                        "entity": .string($0.entity), "id": .string($0.id), "type": .string($0.type.rawValue),
+                        "zone": .string($0.zone),
+                    ]
+                }),
+        ]
+    }
+}

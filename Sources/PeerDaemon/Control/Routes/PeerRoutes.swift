@@ -1,0 +1,79 @@
+import ControlProtocol
+import Foundation
+import Replication
+import Store
+
+/// `peers`, `sync`, `pause`, `resume`: replication with the other daemons.
+extension ControlRoutes {
+    mutating func registerPeers(_ services: DaemonServices) {
+        let engine = services.replication.engine
+        register("peers", summary: "known peers, connected or not, with traffic and sync state") { args in
+            try args.allowOnly([])
+            return .array(engine.peers().map(\.json))
+        }
+        register("sync", summary: "sync now; with wait, return once everything is in sync") { args in
+            try args.allowOnly(["wait", "timeout"])
+            services.replication.membershipChanged()
+            engine.syncNow()
+            services.custodian.kick()
+            guard try args.bool("wait", default: false) else { return ["started": true] }
+            let seconds = try args.optionalInt("timeout") ?? 60
+            guard seconds > 0 else {
+                throw ControlError(.invalidArguments, "sync: timeout must be at least 1 second")
+            }
+            let deadline = Date().addingTimeInterval(Double(seconds))
+            while !engine.isInSync() {
+                guard Date() < deadline else {
+                    let behind = engine.peers().filter { !$0.inSync }.map { $0.peer.short }
+                    throw ControlError(
+                        ControlError.Code(rawValue: "timeout"),
+                        "not in sync after \(seconds) s (peers not in sync: \(behind.joined(separator: ", ")))"
+                    )
+                }
+                usleep(20_000)
+            }
+            return ["in_sync": true]
+        }
+        for (command, pausing) in [("pause", true), ("resume", false)] {
+            register(
+                command, summary: pausing ? "pause replication (all peers, or one)" : "resume replication"
+            ) {
+                args in
+                try args.allowOnly(["peer"])
+                let peer = try args.optionalString("peer").map { try Self.knownPeer($0, engine: engine) }
+                if pausing { engine.pause(peer) } else { engine.resume(peer) }
+                return ["paused": .bool(pausing), "peer_id": peer.map { .string($0.description) } ?? .null]
+            }
+        }
+    }
+
+    /// A peer the engine knows, by its full ID or a unique prefix.
+    static func knownPeer(_ reference: String, engine: ReplicationEngine) throws -> PeerID {
+        if let full = try? PeerID(parsing: reference) { return full }
+        let prefix = reference.uppercased().filter { $0 != "-" }
+        let matches = engine.peers().map(\.peer).filter {
+            $0.description.filter { $0 != "-" }.hasPrefix(prefix)
+        }
+        guard !prefix.isEmpty, let first = matches.first else {
+            throw StoreError.notFound(kind: "peer", reference: reference)
+        }
+        guard matches.count == 1 else {
+            throw StoreError.ambiguous(kind: "peer", reference: reference, matches: matches.count)
+        }
+        return first
+    }
+}
+
+extension PeerStatus {
+    /// The `peers` JSON of one peer.
+    var json: JSON {
+        [
+            "peer_id": .string(peer.description), "address": address.map { .string($0.description) } ?? .null,
+            "connected": .bool(connected), "paused": .bool(paused),
+            "last_seen": lastSeen.map { .int(Int($0)) } ?? .null,
+            "connected_since": connectedSince.map { .int(Int($0)) } ?? .null, "bytes_in": .int(bytesIn),
+            "bytes_out": .int(bytesOut), "zones": .array(zones.map(JSON.string)), "in_sync": .bool(inSync),
+            "pending_data": .int(pendingData), "last_error": lastError.map(JSON.string) ?? .null,
+        ]
+    }
+}

@@ -1,0 +1,50 @@
+import ControlProtocol
+import Store
+
+/// `photo.add`, `photo.list`, `photo.show`: photos in, and what they look like.
+extension ControlRoutes {
+    mutating func registerPhotos(_ services: DaemonServices) {
+        let library = services.library
+        registerWithProgress("photo.add", summary: "add a photo from a file the daemon reads") {
+            args, progress in
+            try args.allowOnly(["file", "name", "thumbnail", "tags", "share"])
+            let file = try args.absolutePath("file")
+            let thumbnail = try args.optionalAbsolutePath("thumbnail").map {
+                try InputFile.readThumbnail($0, limit: library.limits.maxThumbnailBytes)
+            }
+            let (name, tags, share) = (
+                try args.optionalString("name"), try args.strings("tags"), try args.optionalString("share")
+            )
+            try InputFile.requireRegularOrMissing(file)
+            let id = try progress.track(
+                total: InputFile.size(file), measure: { TransferProbe.readOffset(of: file) }
+            ) {
+                try library.addPhoto(file: file, name: name, thumbnail: thumbnail, tags: tags, share: share)
+            }
+            services.logger.debug("photo added", ["photo": String(id.prefix(8))])
+            return ["id": .string(id)]
+        }
+        register("photo.list", summary: "list photos, optionally of one share or with one tag") { args in
+            try args.allowOnly(["share", "tag"])
+            let tag = try args.optionalString("tag")
+            if let share = try args.optionalString("share") {
+                let (store, zone) = try library.zone(named: share)
+                return .array(try store.photos(zone: zone, tagName: tag).map(\.json))
+            }
+            return .array(try library.stores.flatMap { try $0.photos(tagName: tag) }.map(\.json))
+        }
+        register("photo.show", summary: "one photo with its tags and ratings") { args in
+            try args.allowOnly(["photo"])
+            return try Self.photo(try args.string("photo"), in: library).json
+        }
+    }
+
+    /// The live photo a reference (ID prefix) names.
+    static func photo(_ reference: String, in library: Library) throws -> Photo {
+        let resolved = try library.resolve(.photo, reference)
+        guard let photo = try resolved.store.photo(resolved.id) else {
+            throw StoreError.notFound(kind: "photo", reference: reference)
+        }
+        return photo
+    }
+}

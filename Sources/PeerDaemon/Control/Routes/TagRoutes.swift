@@ -1,0 +1,62 @@
+import ControlProtocol
+import Store
+
+/// `tag.add`, `tag.toggle`, `tag.remove`, `tag.list`, `tag.delete`.
+///
+/// A TAG argument is a tag ID prefix or, failing that, a tag name: with a PHOTO, a name of
+/// that photo's zone; alone (`tag.delete`), a name only one live tag has.
+extension ControlRoutes {
+    mutating func registerTags(_ services: DaemonServices) {
+        let library = services.library
+        register("tag.add", summary: "tag a photo with the zone's tag of that name, or a new one") { args in
+            try args.allowOnly(["photo", "name"])
+            let (reference, name) = (try args.string("photo"), try args.string("name"))
+            let photo = try library.resolve(.photo, reference)
+            let tag = try photo.store.tag(photo: photo.id, name: name)
+            return [
+                "id": .string(tag.id), "uuid": .string(tag.uuid), "name": .string(tag.name),
+                "photo": .string(photo.id),
+            ]
+        }
+        register("tag.toggle", summary: "tag a photo if it lacks the tag, untag it otherwise") { args in
+            try args.allowOnly(["photo", "tag"])
+            let (reference, tagReference) = (try args.string("photo"), try args.string("tag"))
+            let photo = try library.resolve(.photo, reference)
+            let tag = try library.resolveTag(tagReference, forPhoto: photo)
+            let before = try Self.photo(photo.id, in: library).tags
+            let tagged = try photo.store.toggle(photo: photo.id, tag: tag.id)
+            let after = try Self.photo(photo.id, in: library).tags
+            let name = (before + after).first { $0.id == tag.id }?.name
+            return [
+                "photo": .string(photo.id), "tag": .string(tag.id), "name": name.map(JSON.string) ?? .null,
+                "tagged": .bool(tagged),
+            ]
+        }
+        register("tag.remove", summary: "remove a tag from a photo") { args in
+            try args.allowOnly(["photo", "tag"])
+            let (reference, tagReference) = (try args.string("photo"), try args.string("tag"))
+            let photo = try library.resolve(.photo, reference)
+            let tag = try library.resolveTag(tagReference, forPhoto: photo)
+            let name = try Self.photo(photo.id, in: library).tags.first { $0.id == tag.id }?.name
+            try photo.store.untag(photo: photo.id, tag: tag.id)
+            return [
+                "photo": .string(photo.id), "tag": .string(tag.id), "name": name.map(JSON.string) ?? .null,
+            ]
+        }
+        register("tag.list", summary: "tags with how many photos carry each") { args in
+            try args.allowOnly(["share"])
+            if let share = try args.optionalString("share") {
+                let (store, zone) = try library.zone(named: share)
+                return .array(try store.tags(zone: zone).map(\.json))
+            }
+            return .array(try library.stores.flatMap { try $0.tags() }.map(\.json))
+        }
+        register("tag.delete", summary: "delete a tag and remove it from its photos") { args in
+            try args.allowOnly(["tag"])
+            let tag = try library.tag(named: try args.string("tag"))
+            let name = try tag.store.tags().first { $0.id == tag.id }?.name
+            try tag.store.deleteTag(tag.id)
+            return ["id": .string(tag.id), "name": name.map(JSON.string) ?? .null]
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import ControlProtocol
+import Foundation
+import Replication
+import Store
+
+/// Hosts the replication engine in the daemon: builds it from the identity and library,
+/// feeds it the peer listener's connections and the owners' addresses, answers sharing
+/// messages, and turns its events into `watch` events and log lines.
+final class ReplicationHost: Sendable {
+    let engine: ReplicationEngine
+    private let library: Library
+
+    init(
+        identity: PeerIdentity, library: Library, bus: EventBus, logger: Logger,
+        onEvent: @escaping @Sendable (ReplicationEvent) -> Void = { _ in }
+    ) throws {
+        var configuration = ReplicationConfiguration()
+        // Anyone may come with a share URL: TLS lets every peer in, the session then keeps
+        // members, answers guests (join, leave, check) and drops everyone else.
+        configuration.extraAdmission = { _ in true }
+        configuration.onSharingFrame = { frame, peer in
+            JoinHandler.answer(frame, from: peer, library: library)
+        }
+        configuration.onEvent = { event in
+            onEvent(event)
+            if let published = ReplicationHost.controlEvent(event) { bus.publish(published) }
+        }
+        let replicationLogger = ReplicationLogger(minimumLevel: .info) { record in
+            var metadata: [String: String] = [:]
+            if let peer = record.peer { metadata["peer"] = peer.short }
+            switch record.level {
+            case .error: logger.error(record.message, metadata)
+            case .warning: logger.warning(record.message, metadata)
+            case .debug: logger.debug(record.message, metadata)
+            case .info, .notice: logger.info(record.message, metadata)
+            }
+        }
+        self.library = library
+        engine = ReplicationEngine(
+            library: library, identity: identity, configuration: configuration, logger: replicationLogger)
+        try engine.start()
+        refreshAddresses()
+    }
+
+    /// Tells the engine where the owners of the shares this peer takes part in listen.
+    func refreshAddresses() {
+        for zone in (try? library.sharedStore.zoneOwners()) ?? [] {
+            guard let owner = try? PeerID(parsing: zone.owner), let text = zone.address,
+                let address = PeerAddress(parsing: text)
+            else { continue }
+            engine.setAddress(address, for: owner)
+        }
+    }
+
+    /// After a membership change made outside a commit the engine sees (accept, purge).
+    func membershipChanged() {
+        refreshAddresses()
+        engine.refreshMembership()
+    }
+
+    func stop() { engine.stop() }
+
+    /// The `watch` form of an engine event; photo-data chunks served are too many to show.
+    static func controlEvent(_ event: ReplicationEvent) -> ControlEvent? {
+        func peer(_ id: PeerID) -> JSON { .string(id.description) }
+        switch event {
+        case .connected(let id, let dialed):
+            return ControlEvent(type: "peer.connected", data: ["peer_id": peer(id), "dialed": .bool(dialed)])
+        case .disconnected(let id, let reason):
+            return ControlEvent(
+                type: "peer.disconnected", data: ["peer_id": peer(id), "reason": .string(reason)])
+        case .refused(let id, let reason):
+            return ControlEvent(type: "peer.refused", data: ["peer_id": peer(id), "reason": .string(reason)])
+        case .dialFailed(let id, let reason):
+            return ControlEvent(
+                type: "peer.dial_failed", data: ["peer_id": peer(id), "reason": .string(reason)])
+        case .changeSetApplied(let id, let zone, let refused):
+            return ControlEvent(
+                type: "sync.applied",
+                data: ["peer_id": peer(id), "zone": .string(zone), "refused": .int(refused)])
+        case .dataFetched(let id, let hash, let size):
+            return ControlEvent(
+                type: "data.fetched",
+                data: ["peer_id": peer(id), "sha256": .string("\(hash)"), "size": .int(Int(size))])
+        case .dataFetchFailed(let id, let hash, let reason):
+            return ControlEvent(
+                type: "data.failed",
+                data: ["peer_id": peer(id), "sha256": .string("\(hash)"), "reason": .string(reason)])
+        case .dataFetchStarted, .dataServed:
+            return nil
+        }
+    }
+}
+
+/// Routes the peer listener's connections into the engine.
+struct EnginePeerConnectionHandler: PeerConnectionHandler {
+    let host: ReplicationHost
+
+    func handle(fd: Int32) { host.engine.acceptIncoming(fileDescriptor: fd) }
+}

@@ -1,0 +1,68 @@
+import ControlProtocol
+import Glibc
+
+/// `peers`, `sync [--wait] [--timeout S]`, `pause [PEER]`, `resume [PEER]`.
+enum PeerCommands {
+    static let peerArgument = ArgumentSpec(
+        placeholder: "PEER_ID", key: "peer", isOptional: true,
+        help: "one peer (ID or unique prefix); all if omitted")
+
+    static let commands: [CommandSpec] = [
+        CommandSpec(
+            path: ["peers"], summary: "known peers, connected or not", request: "peers",
+            mode: .call(format: list)),
+        CommandSpec(
+            path: ["sync"],
+            summary: "sync now; with --wait, return once every zone is in sync (photo data included)",
+            options: [
+                OptionSpec(
+                    name: "--wait", key: "wait", arity: .flag, help: "wait until in sync; non-zero on timeout"
+                ),
+                OptionSpec(
+                    name: "--timeout", placeholder: "SECONDS", key: "timeout", kind: .integer,
+                    help: "how long --wait waits (default 60)"),
+            ],
+            request: "sync", mode: .call(format: { $0["in_sync"] == true ? "in sync" : "sync started" })),
+        CommandSpec(
+            path: ["pause"], summary: "pause replication with all peers or one (local commands keep working)",
+            arguments: [peerArgument], request: "pause",
+            mode: .call(format: { result in
+                result["peer_id"] == .null
+                    ? "paused all peers" : "paused \(Formatting.text(result["peer_id"]))"
+            })),
+        CommandSpec(
+            path: ["resume"], summary: "resume replication with all peers or one", arguments: [peerArgument],
+            request: "resume",
+            mode: .call(format: { result in
+                result["peer_id"] == .null
+                    ? "resumed all peers" : "resumed \(Formatting.text(result["peer_id"]))"
+            })),
+    ]
+
+    /// Milliseconds since 1970 as "12s ago", or "never".
+    private static func ago(_ milliseconds: Int?) -> String {
+        guard let milliseconds else { return "never" }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let seconds = max(0, Double(now.tv_sec) - Double(milliseconds) / 1000)
+        return seconds < 1 ? "now" : Formatting.duration(seconds: seconds) + " ago"
+    }
+
+    private static func list(_ result: JSON) -> String {
+        let peers = result.arrayValue ?? []
+        guard !peers.isEmpty else { return "no peers" }
+        return Formatting.columns(
+            ["PEER", "STATE", "IN SYNC", "LAST SEEN", "IN", "OUT", "ADDRESS"],
+            peers.map { peer in
+                let state =
+                    peer["paused"] == true ? "paused" : (peer["connected"] == true ? "connected" : "offline")
+                return [
+                    Formatting.text(peer["peer_id"]).prefix(15).description, state,
+                    peer["in_sync"] == true ? "yes" : "no", ago(peer["last_seen"]?.intValue),
+                    Formatting.bytes(peer["bytes_in"]?.intValue ?? 0),
+                    Formatting.bytes(peer["bytes_out"]?.intValue ?? 0),
+                    Formatting.text(peer["address"]),
+                ]
+            })
+    }
+}

@@ -1,0 +1,34 @@
+import ControlProtocol
+
+/// `rate`, `rating list|delete`.
+enum RatingCommands {
+    static let commands: [CommandSpec] = [
+        CommandSpec(
+            path: ["rate"], summary: "rate a photo from 1 to 5; prints the rating's ID",
+            arguments: [
+                PhotoCommands.photoArgument,
+                ArgumentSpec(placeholder: "VALUE", key: "value", kind: .integer, help: "1 to 5"),
+            ],
+            request: "rate", mode: .call(format: { Formatting.text($0["id"]) })),
+        CommandSpec(
+            path: ["rating", "list"], summary: "list a photo's ratings",
+            arguments: [PhotoCommands.photoArgument],
+            request: "rating.list",
+            mode: .call(format: { result in
+                let ratings = result.arrayValue ?? []
+                guard !ratings.isEmpty else { return "no ratings" }
+                return Formatting.columns(
+                    ["ID", "VALUE"],
+                    ratings.map {
+                        [Formatting.shortID(Formatting.text($0["id"])), Formatting.text($0["value"])]
+                    })
+            })),
+        CommandSpec(
+            path: ["rating", "delete"], summary: "delete a rating",
+            arguments: [
+                ArgumentSpec(placeholder: "RATING", key: "rating", help: "rating ID or unique prefix")
+            ],
+            request: "rating.delete",
+            mode: .call(format: { "deleted rating \(Formatting.shortID(Formatting.text($0["id"])))" })),
+    ]
+}

@@ -1,0 +1,52 @@
+import Store
+
+/// A short "guest" connection to a share's owner, to join, leave or check a membership:
+/// TLS pinned to the owner's peer ID, a hello that says `joining` (so the owner never
+/// mistakes it for its replication connection with this peer), one sharing message, one
+/// answer.
+enum ShareGuest {
+    /// Sends `frame` to the owner at `host:port` and returns its answer.
+    static func exchange(
+        _ frame: Frame, host: String, port: UInt16, owner: PeerID, identity: PeerIdentity, timeout: Duration
+    ) throws(AcceptError) -> JoinResponse {
+        let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let stream: FrameStream
+        do {
+            let socket = try TCPDialer.connect(host: host, port: port, timeout: timeout)
+            var configuration = TLSConfiguration.client(identity: identity, expecting: owner)
+            configuration.readTimeout = timeout
+            let connection = try TLSConnection.handshake(over: socket, configuration: configuration)
+            stream = FrameStream(connection: connection)
+        } catch let error as SocketError {
+            throw .unreachable(address: address, reason: error.description)
+        } catch let error as TLSError {
+            if case .unexpectedPeer(let presented, _) = error {
+                throw .wrongOwner(address: address, presented: presented, expected: owner)
+            }
+            throw .unreachable(address: address, reason: error.description)
+        } catch {
+            throw .unreachable(address: address, reason: "\(error)")
+        }
+        defer { stream.connection.close() }
+        do {
+            _ = try stream.exchangeHello(Hello(peerID: identity.peerID, capabilities: .joining))
+            try stream.send(frame)
+            // The owner's session greets every connection with its zone clocks: skip them.
+            for _ in 0..<64 {
+                guard let reply = try stream.receive() else {
+                    throw AcceptError.protocolFailure("the owner closed the connection without answering")
+                }
+                if reply.type == .joinResponse { return try JoinResponse(frame: reply) }
+                if reply.type == .error {
+                    throw AcceptError.protocolFailure(
+                        "the owner ended the connection: \(reply.payload.count) bytes")
+                }
+            }
+            throw AcceptError.protocolFailure("the owner did not answer")
+        } catch let error as AcceptError {
+            throw error
+        } catch {
+            throw .protocolFailure("\(error)")
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Store
+
+/// The participant's side of `peershare accept URL`: dial the owner named in the URL, check
+/// its identity against the URL before anything secret is sent, present the token, and on
+/// success record the zone in the shared store so replication picks it up.
+public enum ShareJoiner {
+    /// What a successful accept joined.
+    public struct Joined: Equatable, Sendable {
+        public let zone: String
+        public let title: String
+        public let permission: Permission
+    }
+
+    public static func join(
+        _ url: ShareURL, identity: PeerIdentity, library: Library, timeout: Duration = .seconds(10)
+    ) throws(AcceptError) -> Joined {
+        guard url.owner != identity.peerID else { throw .ownShare }
+        let known: Bool
+        do {
+            known = try library.sharedStore.zones().contains { $0.id == url.zone }
+        } catch {
+            throw .local("\(error)")
+        }
+        guard !known else { throw .alreadyMember(zone: url.zone) }
+        let response = try ShareGuest.exchange(
+            JoinRequest(zone: url.zone, token: url.token).frame, host: url.host, port: url.port,
+            owner: url.owner,
+            identity: identity, timeout: timeout)
+        switch response {
+        case .refused(let code, let message):
+            throw .refused(code: code, message: message)
+        case .accepted(let title, let permission):
+            do {
+                let address = url.host.contains(":") ? "[\(url.host)]:\(url.port)" : "\(url.host):\(url.port)"
+                try library.sharedStore.prepareParticipantZone(url.zone, owner: url.owner, address: address)
+            } catch {
+                throw .local("\(error)")
+            }
+            return Joined(zone: url.zone, title: title, permission: permission)
+        }
+    }
+}
+
+/// The owner's side of the sharing messages: join requests (check the token and the
+/// share's rules, record the participant as accepted), membership checks and leave notices.
+public enum JoinHandler {
+    /// Answers one sharing frame from `peer`.
+    public static func answer(_ frame: Frame, from peer: PeerID, library: Library) -> [Frame] {
+        do throws(WireError) {
+            switch frame.type {
+            case .joinRequest:
+                return [respond(to: try JoinRequest(frame: frame), from: peer, library: library).frame]
+            case .membershipCheck:
+                return [check(try ZoneNotice(frame: frame).zone, of: peer, library: library).frame]
+            case .leaveNotice:
+                let zone = try ZoneNotice(frame: frame).zone
+                try? library.privateStore.participantLeft(zone: zone, peer: peer)
+                return [JoinResponse.refused(code: "left", message: "you left share \(zone)").frame]
+            default:
+                return [JoinResponse.refused(code: "unexpected", message: "unexpected sharing message").frame]
+            }
+        } catch {
+            return [JoinResponse.refused(code: "protocol_error", message: error.description).frame]
+        }
+    }
+
+    public static func respond(to request: JoinRequest, from peer: PeerID, library: Library) -> JoinResponse {
+        let store = library.privateStore
+        do {
+            let valid = try store.isValidInvitation(zone: request.zone, token: request.token)
+            let permission = try store.admit(peer: peer, zone: request.zone, tokenIsValid: valid)
+            let title = try store.share(request.zone)?.title ?? ""
+            return .accepted(title: title, permission: permission)
+        } catch let error as StoreError {
+            if case .unknownZone = error {
+                return .refused(code: "unknown_share", message: "the owner has no share \(request.zone)")
+            }
+            return .refused(code: error.code, message: error.description)
+        } catch {
+            return .refused(code: "internal", message: "the owner could not check the invitation")
+        }
+    }
+
+    /// Whether `peer` still takes part in `zone`: the answer a participant purges on.
+    static func check(_ zone: String, of peer: PeerID, library: Library) -> JoinResponse {
+        let store = library.privateStore
+        guard let share = try? store.share(zone), share.owner == library.localPeer.description else {
+            return .refused(code: "unknown_share", message: "the owner has no share \(zone)")
+        }
+        if share.stopped {
+            return .refused(code: "stopped", message: "the owner stopped sharing \(share.title)")
+        }
+        guard let record = share.participants.first(where: { $0.peer == peer.description }),
+            record.status != .removed
+        else {
+            return .refused(code: "removed", message: "the owner removed you from \(share.title)")
+        }
+        return .accepted(
+            title: share.title, permission: record.permission == .none ? .readOnly : record.permission)
+    }
+}
+
+/// A participant's questions to an owner outside replication: is this membership still
+/// valid, and "I left".
+public enum ShareMembership {
+    /// Asks the owner whether this peer still takes part in `zone`.
+    public static func check(
+        zone: String, owner: PeerID, address: PeerAddress, identity: PeerIdentity,
+        timeout: Duration = .seconds(10)
+    ) throws(AcceptError) -> JoinResponse {
+        try ShareGuest.exchange(
+            ZoneNotice(type: .membershipCheck, zone: zone).frame, host: address.host, port: address.port,
+            owner: owner,
+            identity: identity, timeout: timeout)
+    }
+
+    /// Tells the owner this peer left `zone`.
+    public static func leave(
+        zone: String, owner: PeerID, address: PeerAddress, identity: PeerIdentity,
+        timeout: Duration = .seconds(10)
+    ) throws(AcceptError) {
+        _ = try ShareGuest.exchange(
+            ZoneNotice(type: .leaveNotice, zone: zone).frame, host: address.host, port: address.port,
+            owner: owner,
+            identity: identity, timeout: timeout)
+    }
+}
+
+/// Why `accept` failed, for the person who typed it.
+public enum AcceptError: Error, Equatable, Sendable, CustomStringConvertible {
+    case ownShare
+    case alreadyMember(zone: String)
+    case unreachable(address: String, reason: String)
+    case wrongOwner(address: String, presented: PeerID, expected: PeerID)
+    case refused(code: String, message: String)
+    case protocolFailure(String)
+    case local(String)
+
+    public var description: String {
+        switch self {
+        case .ownShare: return "this is your own share: you cannot accept it"
+        case .alreadyMember(let zone): return "you already take part in share \(zone)"
+        case .unreachable(let address, let reason):
+            return "cannot reach the share's owner at \(address): \(reason)"
+        case .wrongOwner(let address, let presented, let expected):
+            return
+                "the daemon at \(address) is not the share's owner: it is \(presented), the URL names \(expected)"
+        case .refused(_, let message): return "the owner refused: \(message)"
+        case .protocolFailure(let detail): return "accepting failed: \(detail)"
+        case .local(let detail): return "accepting failed here: \(detail)"
+        }
+    }
+
+    /// A short machine-readable code for clients.
+    public var code: String {
+        switch self {
+        case .ownShare: return "own_share"
+        case .alreadyMember: return "already_member"
+        case .unreachable: return "owner_unreachable"
+        case .wrongOwner: return "wrong_owner"
+        case .refused(let code, _): return code
+        case .protocolFailure: return "protocol_error"
+        case .local: return "local_error"
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// The owner's side of `accept`: deciding whether a peer presenting a share URL's token may
+/// join, and with which permission, and recording it as an accepted participant.
+extension LibraryStore {
+    /// Admits `peer` into the share `zone` if `tokenIsValid` and the share's rules allow it;
+    /// returns the permission it joins with. Throws `StoreError.permissionDenied` or
+    /// `.unknownZone` with a message for the person accepting.
+    public func admit(peer: PeerID, zone: String, tokenIsValid: Bool) throws -> Permission {
+        guard kind == .private, zone != Self.defaultZone, try read({ try owner(of: zone) }) == localPeer
+        else {
+            throw StoreError.unknownZone(zone)
+        }
+        guard peer != localPeer else {
+            throw StoreError.invalid("this is your own share: you cannot accept it")
+        }
+        guard !(try read { try isStopped(zone) }) else {
+            throw StoreError.permissionDenied("the owner has stopped sharing this share")
+        }
+        guard tokenIsValid else {
+            throw StoreError.permissionDenied(
+                "this share URL has been revoked or is not valid: ask the owner for a new one")
+        }
+        let record = try participant(zone: zone, peer: peer)
+        let share = try share(zone)
+        let permission: Permission
+        switch record?.status {
+        case .removed:
+            throw StoreError.permissionDenied(
+                "you were removed from this share: the owner must invite you again")
+        case .pending, .accepted:
+            permission = record!.permission == .none ? .readOnly : record!.permission
+        case nil:
+            guard let share, share.publicPermission != .none else {
+                throw StoreError.permissionDenied(
+                    "this share is private: the owner must invite your peer ID (\(peer)) first")
+            }
+            permission = share.publicPermission
+        }
+        if record?.status != .accepted || record?.permission != permission {
+            try setParticipant(zone: zone, peer: peer, permission: permission, status: .accepted)
+        }
+        return permission
+    }
+}

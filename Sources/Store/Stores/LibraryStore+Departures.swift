@@ -1,0 +1,47 @@
+/// Leaving a share ("Remove Me"): the participant's copy is purged at once, and the owner is
+/// told at the next contact, which the departure record remembers until then.
+extension LibraryStore {
+    /// Purges this participant's copy of `zone` and records that its owner must be told.
+    public func leave(zone: String) throws {
+        guard kind == .shared, let owner = try read({ try owner(of: zone) }) else {
+            throw StoreError.unknownZone(zone)
+        }
+        let address = try read {
+            try db.first("SELECT address FROM zones WHERE id = ?", zone) { $0.optionalString(0) } ?? nil
+        }
+        try purge(zone: zone)
+        try lock.withLock {
+            try db.run(
+                "INSERT OR REPLACE INTO departures (zone, owner, address) VALUES (?, ?, ?)", zone,
+                owner.description,
+                address)
+        }
+    }
+
+    /// Shares this participant left whose owner `owner` has not acknowledged yet.
+    public func departures(toldTo owner: PeerID) throws -> [String] {
+        try read {
+            try db.query("SELECT zone FROM departures WHERE owner = ?", owner.description) { $0.string(0) }
+        }
+    }
+
+    /// Every departure not yet acknowledged: zone, owner and the owner's address.
+    public func pendingDepartures() throws -> [(zone: String, owner: String, address: String?)] {
+        try read {
+            try db.query("SELECT zone, owner, address FROM departures ORDER BY zone") {
+                ($0.string(0), $0.string(1), $0.optionalString(2))
+            }
+        }
+    }
+
+    /// Forgets a departure once the owner has acknowledged it.
+    public func departureAcknowledged(zone: String) throws {
+        try lock.withLock { try db.run("DELETE FROM departures WHERE zone = ?", zone) }
+    }
+
+    /// The owner's side: marks `peer` as having left `zone`.
+    public func participantLeft(zone: String, peer: PeerID) throws {
+        guard try participant(zone: zone, peer: peer) != nil else { return }
+        try setParticipant(zone: zone, peer: peer, status: .removed)
+    }
+}

@@ -1,0 +1,87 @@
+import COpenSSL
+
+/// The secret part of share URLs: a 128-bit token per share, which the owner keeps only as
+/// a SHA-256 hash and can revoke.
+///
+/// The token is derived — HMAC-SHA-256 of the share's zone ID and a generation number under
+/// a local secret key (`invite.key`, mode 0600, beside the databases) — so the owner can
+/// show the URL again without the database ever holding it. Revoking bumps the generation:
+/// every URL handed out before stops working.
+extension LibraryStore {
+    /// The current token of a share this store owns, creating generation 1 if needed.
+    public func invitationToken(zone: String, secret: [UInt8]) throws -> String {
+        try read { try requireOwnedShare(zone) }
+        return try lock.withLock {
+            try transaction {
+                if let generation = try db.first(
+                    "SELECT generation FROM invitations WHERE zone = ?", zone,
+                    map: {
+                        $0.int64(0)
+                    })
+                {
+                    return Self.token(zone: zone, generation: generation, secret: secret)
+                }
+                let token = Self.token(zone: zone, generation: 1, secret: secret)
+                try db.run(
+                    "INSERT INTO invitations (zone, generation, token_hash) VALUES (?, 1, ?)", zone,
+                    Self.hash(token))
+                return token
+            }
+        }
+    }
+
+    /// Revokes every URL of the share handed out so far; returns the new token.
+    public func revokeInvitations(zone: String, secret: [UInt8]) throws -> String {
+        _ = try invitationToken(zone: zone, secret: secret)
+        return try lock.withLock {
+            try transaction {
+                let generation =
+                    (try db.first("SELECT generation FROM invitations WHERE zone = ?", zone) { $0.int64(0) }
+                        ?? 1) + 1
+                let token = Self.token(zone: zone, generation: generation, secret: secret)
+                try db.run(
+                    "UPDATE invitations SET generation = ?, token_hash = ? WHERE zone = ?", generation,
+                    Self.hash(token),
+                    zone)
+                return token
+            }
+        }
+    }
+
+    /// True when `token` is the share's current, unrevoked token.
+    public func isValidInvitation(zone: String, token: String) throws -> Bool {
+        let stored = try read {
+            try db.first("SELECT token_hash FROM invitations WHERE zone = ?", zone) { $0.string(0) }
+        }
+        guard let stored else { return false }
+        return Self.constantTimeEqual(Array(stored.utf8), Array(Self.hash(token).utf8))
+    }
+
+    private func requireOwnedShare(_ zone: String) throws {
+        guard let owner = try owner(of: zone), zone != Self.defaultZone else {
+            throw StoreError.unknownZone(zone)
+        }
+        guard owner == localPeer else {
+            throw StoreError.permissionDenied("only the share's owner has its URL")
+        }
+    }
+
+    static func token(zone: String, generation: Int64, secret: [UInt8]) -> String {
+        let message = Array("\(zone)#\(generation)".utf8)
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        _ = secret.withUnsafeBytes { key in
+            HMAC(EVP_sha256(), key.baseAddress, Int32(key.count), message, message.count, &digest, &length)
+        }
+        return SHA256Hasher.hex(Array(digest.prefix(16)))
+    }
+
+    static func hash(_ token: String) -> String { SHA256Hasher.hex(SHA256Hasher.digest(Array(token.utf8))) }
+
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for i in a.indices { difference |= a[i] ^ b[i] }
+        return difference == 0
+    }
+}

@@ -1,0 +1,62 @@
+import Store
+import Testing
+
+@testable import Replication
+
+@Suite struct ShareURLTests {
+    let owner = PeerID(digest: [UInt8](repeating: 7, count: 32))!
+    let zone = "0b7a3f5e-1c2d-4e5f-8a9b-0c1d2e3f4a5b"
+    let token = "00112233445566778899aabbccddeeff"
+
+    @Test func aURLRoundTripsWithItsTitle() throws {
+        let url = ShareURL(
+            host: "127.0.0.1", port: 7733, zone: zone, owner: owner, token: token, title: "Été & co")
+        let text = url.description
+        #expect(text.hasPrefix("peershare://127.0.0.1:7733/\(zone)?owner=\(owner)&invite=\(token)&title="))
+        #expect(try ShareURL(parsing: text) == url)
+    }
+
+    @Test func ipv6HostsAreBracketed() throws {
+        let url = ShareURL(host: "::1", port: 9, zone: zone, owner: owner, token: token)
+        #expect(url.description.hasPrefix("peershare://[::1]:9/"))
+        #expect(try ShareURL(parsing: url.description) == url)
+    }
+
+    @Test(arguments: [
+        (
+            "http://x",
+            "not a share URL: it must start with peershare:// (copy the whole URL the owner gave you)"
+        ),
+        ("peershare://host:7733", "the share URL lacks the share ID after HOST:PORT/: copy the whole URL"),
+        ("peershare://host/abc", "malformed share URL (address): 'host' is not HOST:PORT"),
+        ("peershare://host:0/abc", "malformed share URL (address): '0' is not a port number (1–65535)"),
+        ("peershare://host:1/abc?owner=x", "malformed share URL (share ID): 'abc' is not a share ID"),
+    ])
+    func malformedURLsAreExplained(text: String, message: String) {
+        #expect(throws: ShareURLError.self) { try ShareURL(parsing: text) }
+        do {
+            _ = try ShareURL(parsing: text)
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test func aMistypedOwnerOrShortTokenIsRefused() {
+        let base = "peershare://h:1/\(zone)"
+        #expect(throws: ShareURLError.missing("owner=PEER_ID")) {
+            try ShareURL(parsing: base + "?invite=\(token)")
+        }
+        #expect(throws: ShareURLError.missing("invite=TOKEN")) {
+            try ShareURL(parsing: base + "?owner=\(owner)")
+        }
+        var typo = Array(owner.description)
+        typo[3] = typo[3] == "A" ? "B" : "A"
+        #expect(throws: ShareURLError.self) {
+            try ShareURL(parsing: base + "?owner=\(String(typo))&invite=\(token)")
+        }
+        #expect(
+            throws: ShareURLError.invalid(
+                "invite", "the token must be at least 32 hexadecimal characters; copy the whole URL")
+        ) { try ShareURL(parsing: base + "?owner=\(owner)&invite=abcd") }
+    }
+}

@@ -1,0 +1,75 @@
+import Testing
+
+@testable import Store
+
+@Suite struct InvitationTests {
+    @Test func aTokenIsStableUntilRevokedAndKeptOnlyAsAHash() throws {
+        let pair = try SharedPair()
+        let library = pair.owner.library
+        let token = try library.invitationToken(zone: pair.zone)
+        #expect(token.count == 32)
+        #expect(try library.invitationToken(zone: pair.zone) == token)
+        #expect(try pair.owner.priv.isValidInvitation(zone: pair.zone, token: token))
+        let stored = try pair.owner.priv.db.query("SELECT token_hash FROM invitations") { $0.string(0) }
+        #expect(stored.count == 1 && stored[0] != token && !stored[0].contains(token))
+        let fresh = try library.revokeInvitations(zone: pair.zone)
+        #expect(fresh != token)
+        #expect(try !pair.owner.priv.isValidInvitation(zone: pair.zone, token: token))
+        #expect(try pair.owner.priv.isValidInvitation(zone: pair.zone, token: fresh))
+    }
+
+    @Test func onlyTheOwnerHasAURL() throws {
+        let pair = try SharedPair()
+        #expect(throws: StoreError.self) { try pair.participant.library.invitationToken(zone: pair.zone) }
+    }
+
+    @Test func admissionFollowsTheSharesRules() throws {
+        let pair = try SharedPair()
+        let store = pair.owner.priv
+        let stranger = randomPeer()
+        #expect(
+            throws: StoreError.permissionDenied(
+                "this share is private: the owner must invite your peer ID (\(stranger)) first")
+        ) { try store.admit(peer: stranger, zone: pair.zone, tokenIsValid: true) }
+        #expect(
+            throws: StoreError.permissionDenied(
+                "this share URL has been revoked or is not valid: ask the owner for a new one")
+        ) { try store.admit(peer: stranger, zone: pair.zone, tokenIsValid: false) }
+        try store.setParticipant(zone: pair.zone, peer: stranger, permission: .readOnly, status: .pending)
+        #expect(try store.admit(peer: stranger, zone: pair.zone, tokenIsValid: true) == .readOnly)
+        #expect(try store.participant(zone: pair.zone, peer: stranger)?.status == .accepted)
+        try store.setParticipant(zone: pair.zone, peer: stranger, status: .removed)
+        #expect(
+            throws: StoreError.permissionDenied(
+                "you were removed from this share: the owner must invite you again")
+        ) { try store.admit(peer: stranger, zone: pair.zone, tokenIsValid: true) }
+        #expect(throws: StoreError.invalid("this is your own share: you cannot accept it")) {
+            try store.admit(peer: pair.owner.peer, zone: pair.zone, tokenIsValid: true)
+        }
+        #expect(throws: StoreError.unknownZone("nope")) {
+            try store.admit(peer: stranger, zone: "nope", tokenIsValid: true)
+        }
+    }
+
+    @Test func aPublicShareAdmitsAnyoneWithItsPermission() throws {
+        let owner = try TestLibrary()
+        let photo = try owner.addPhoto("a.jpg")
+        let zone = try owner.priv.createShare(photo: photo, title: "Open", publicPermission: .readWrite)
+        let visitor = randomPeer()
+        #expect(try owner.priv.admit(peer: visitor, zone: zone, tokenIsValid: true) == .readWrite)
+        #expect(try owner.priv.participant(zone: zone, peer: visitor)?.permission == .readWrite)
+    }
+
+    @Test func leavingPurgesAtOnceAndRemembersToTellTheOwner() throws {
+        let pair = try SharedPair()
+        try pair.participant.shared.leave(zone: pair.zone)
+        #expect(try pair.participant.shared.photos().isEmpty)
+        #expect(try pair.participant.shared.zones().isEmpty)
+        #expect(try pair.participant.shared.departures(toldTo: pair.owner.peer) == [pair.zone])
+        try pair.owner.priv.participantLeft(zone: pair.zone, peer: pair.participant.peer)
+        #expect(
+            try pair.owner.priv.participant(zone: pair.zone, peer: pair.participant.peer)?.status == .removed)
+        try pair.participant.shared.departureAcknowledged(zone: pair.zone)
+        #expect(try pair.participant.shared.departures(toldTo: pair.owner.peer).isEmpty)
+    }
+}

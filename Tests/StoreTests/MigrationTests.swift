@@ -1,0 +1,72 @@
+import Testing
+
+@testable import Store
+
+/// Schema versions: migrations run once, in order, and a newer file is refused untouched.
+@Suite struct MigrationTests {
+    func openStore(_ path: String, blobs: String) throws -> LibraryStore {
+        try LibraryStore(
+            path: path, kind: .private, localPeer: randomPeer(), blobs: try BlobStore(root: blobs),
+            clock: HybridLogicalClock())
+    }
+
+    func userVersion(_ path: String) throws -> Int? {
+        try Database(path: path).first("PRAGMA user_version") { $0.int(0) }
+    }
+
+    @Test func aNewStoreIsAtTheLatestSchemaVersion() throws {
+        let dir = TempDir()
+        let path = dir.path + "/private.sqlite"
+        _ = try openStore(path, blobs: dir.path + "/blobs")
+        #expect(try userVersion(path) == Migrations.all.count)
+    }
+
+    @Test func reopeningAStoreKeepsItsDataAndDoesNotMigrateAgain() throws {
+        let dir = TempDir()
+        let path = dir.path + "/private.sqlite"
+        let photo: String
+        do {
+            let store = try openStore(path, blobs: dir.path + "/blobs")
+            photo = try store.addPhoto(name: "kept.jpg", data: (String(repeating: "a", count: 64), 3))
+            try store.read { try store.db.run("INSERT INTO meta (key, value) VALUES ('marker', 'first')") }
+        }
+        let reopened = try openStore(path, blobs: dir.path + "/blobs")
+        #expect(try userVersion(path) == Migrations.all.count)
+        #expect(try reopened.photo(photo)?.name == "kept.jpg")
+        let marker = try reopened.read {
+            try reopened.db.first("SELECT value FROM meta WHERE key = 'marker'") { $0.string(0) }
+        }
+        #expect(marker == "first")
+        #expect(try reopened.history().count == 1)
+        #expect(try reopened.integrityCheck() == "ok")
+    }
+
+    @Test func aStoreWrittenByANewerVersionIsRefusedWithAnActionableMessage() throws {
+        let dir = TempDir()
+        let path = dir.path + "/private.sqlite"
+        let newer = Migrations.all.count + 1
+        try Database(path: path).execute("PRAGMA user_version = \(newer)")
+        let error = try #require(throws: StoreError.self) {
+            try openStore(path, blobs: dir.path + "/blobs")
+        }
+        #expect(error == .schemaTooNew(path: path, version: newer, supported: Migrations.all.count))
+        #expect(
+            error.description
+                == "\(path) was written by a newer PeerShare (schema \(newer), this one knows "
+                + "\(Migrations.all.count)): upgrade peershared")
+        #expect(error.code == "schema_too_new")
+        // Nothing was created in, nor changed of, the newer file.
+        #expect(try userVersion(path) == newer)
+        #expect(try Database(path: path).query("SELECT name FROM sqlite_master") { $0.string(0) }.isEmpty)
+    }
+
+    @Test func aLibraryWithANewerPrivateStoreDoesNotOpen() throws {
+        let dir = TempDir()
+        try BlobStore.makeDirectory(dir.path + "/state")
+        let path = dir.path + "/state/private.sqlite"
+        try Database(path: path).execute("PRAGMA user_version = 99")
+        #expect(throws: StoreError.schemaTooNew(path: path, version: 99, supported: Migrations.all.count)) {
+            try Library(directory: dir.path + "/state", localPeer: randomPeer())
+        }
+    }
+}
