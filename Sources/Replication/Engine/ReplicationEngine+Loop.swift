@@ -84,8 +84,7 @@ extension ReplicationEngine {
         let (connections, changed) = state.withLock { state -> ([PeerConnection], Bool) in
             let changed = state.membership != membership
             state.membership = membership
-            // Every live connection, including those still before their hello.
-            return (Array(state.connections.values), changed)
+            return (state.current, changed)
         }
         guard changed else { return }
         for connection in connections {
