@@ -2,8 +2,9 @@ import Foundation
 import Replication
 import Store
 
-// peershare-bench: store-level figures of SPEC §11 (apply rate, dedup of 100,000 tags) and
-// the raw SQLite insert rate of the same rows as the reference. Run by scripts/bench.
+// peershare-bench: figures of SPEC §11 — store level (apply rate, dedup of 100,000 tags, with
+// the raw SQLite insert rate of the same rows as the reference) and replication over TLS
+// (latency, initial sync, 1 GB of photo data). Run by scripts/bench.
 
 let arguments = CommandLine.arguments.dropFirst()
 let runs = Int(arguments.first(where: { $0.hasPrefix("--runs=") })?.dropFirst(7) ?? "") ?? 3
@@ -21,6 +22,9 @@ for run in 1...runs {
     }
     if only == nil || only == "raw" {
         results.append(contentsOf: try RawInsertBench(directory: scratch + "/raw").run())
+    }
+    if only == nil || only == "replication" {
+        results.append(contentsOf: try ReplicationBench(directory: scratch + "/replication").run())
     }
 }
 let report = BenchReport(results: results)

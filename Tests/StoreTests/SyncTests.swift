@@ -93,4 +93,24 @@ import Testing
             try pair.owner.priv.canonicalDump(zone: pair.zone)
                 == pair.participant.shared.canonicalDump(zone: pair.zone))
     }
+
+    /// A change accepted while its author could write stays in the zone after the author
+    /// leaves or loses write access: a participant who joins later receives it too.
+    @Test func aChangeByAParticipantWhoLeftStillReachesLaterParticipants() throws {
+        let pair = try SharedPair()
+        _ = try pair.participant.shared.tag(photo: pair.photo, name: "by-bob")
+        try sync(pair.zone, from: pair.participant.shared, to: pair.owner.priv)
+        try pair.owner.priv.setParticipant(zone: pair.zone, peer: pair.participant.peer, status: .removed)
+        let late = try pair.addParticipant(permission: .readOnly)
+        #expect(try late.shared.photo(pair.photo)?.tags.map(\.name) == ["by-bob", "summer"])
+        #expect(
+            try late.shared.canonicalDump(zone: pair.zone) == pair.owner.priv.canonicalDump(zone: pair.zone))
+    }
+
+    @Test func historyOfReceivedChangesIsDatedNow() throws {
+        let pair = try SharedPair()
+        let entry = try #require(try pair.participant.shared.history().last)
+        #expect(entry.author == "sync:\(pair.owner.peer)")
+        #expect(abs(entry.timestamp - Int64(HybridLogicalClock.wallMilliseconds())) < 600_000)
+    }
 }

@@ -1,5 +1,5 @@
 import ControlProtocol
-import Foundation
+import Glibc
 
 /// `peers`, `sync [--wait] [--timeout S]`, `pause [PEER]`, `resume [PEER]`.
 enum PeerCommands {
@@ -39,11 +39,13 @@ enum PeerCommands {
             })),
     ]
 
-    /// `last_seen` (milliseconds since 1970) as an age a person reads: `4s ago`, `2h 5m 1s ago`.
-    static func lastSeen(_ milliseconds: Int?, now: Date = Date()) -> String {
+    /// Milliseconds since 1970 as "12s ago", or "never".
+    private static func ago(_ milliseconds: Int?) -> String {
         guard let milliseconds else { return "never" }
-        let age = max(0, now.timeIntervalSince1970 - Double(milliseconds) / 1000)
-        return "\(Formatting.duration(seconds: age)) ago"
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let seconds = max(0, Double(now.tv_sec) - Double(milliseconds) / 1000)
+        return seconds < 1 ? "now" : Formatting.duration(seconds: seconds) + " ago"
     }
 
     private static func list(_ result: JSON) -> String {
@@ -56,7 +58,7 @@ enum PeerCommands {
                     peer["paused"] == true ? "paused" : (peer["connected"] == true ? "connected" : "offline")
                 return [
                     Formatting.text(peer["peer_id"]).prefix(15).description, state,
-                    peer["in_sync"] == true ? "yes" : "no", lastSeen(peer["last_seen"]?.intValue),
+                    peer["in_sync"] == true ? "yes" : "no", ago(peer["last_seen"]?.intValue),
                     Formatting.bytes(peer["bytes_in"]?.intValue ?? 0),
                     Formatting.bytes(peer["bytes_out"]?.intValue ?? 0),
                     Formatting.text(peer["address"]),

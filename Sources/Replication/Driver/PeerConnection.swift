@@ -120,6 +120,8 @@ final class PeerConnection: @unchecked Sendable {
             case .success(let count):
                 bytesIn.add(count, ordering: .relaxed)
                 status.withLock { $0.lastReceived = HybridLogicalClock.wallMilliseconds() }
+                // An exact-size copy: a read returns one TLS record (≤ 16 KiB), so handing over
+                // the 64 KiB buffer itself would queue mostly empty capacity.
                 guard inbox.postBytes(Array(buffer[0..<count])) else { return }
             case .failure(let error):
                 readerFailure.withLock {
@@ -192,21 +194,37 @@ final class PeerConnection: @unchecked Sendable {
         }
     }
 
+    /// Small frames are gathered into one write; a large payload (photo data) is written
+    /// straight from its array after its header, saving a copy of every chunk.
     private func write(_ frames: [Frame]) -> String? {
-        var bytes: [UInt8] = []
-        do throws(WireError) {
-            for frame in frames { try frame.encode(into: &bytes, maximumFrameSize: maximumFrameSize) }
-        } catch {
-            return "cannot send: \(error)"
-        }
+        var pending: [UInt8] = []
+        var total = 0
         do throws(TLSError) {
-            try tls.write(bytes)
+            for frame in frames {
+                guard frame.bodyLength <= maximumFrameSize else {
+                    return
+                        "cannot send: \(WireError.frameTooLarge(length: frame.bodyLength, maximum: maximumFrameSize))"
+                }
+                total += WireLimits.frameHeaderSize + frame.bodyLength
+                if frame.payload.count < Self.directWriteThreshold {
+                    try? frame.encode(into: &pending, maximumFrameSize: maximumFrameSize)
+                    continue
+                }
+                withUnsafeBytes(of: UInt32(frame.bodyLength).bigEndian) { pending.append(contentsOf: $0) }
+                pending.append(frame.type.rawValue)
+                try tls.write(pending)
+                pending.removeAll(keepingCapacity: true)
+                try tls.write(frame.payload)
+            }
+            if !pending.isEmpty { try tls.write(pending) }
         } catch {
             return error.description
         }
-        bytesOut.add(bytes.count, ordering: .relaxed)
+        bytesOut.add(total, ordering: .relaxed)
         return nil
     }
+
+    static let directWriteThreshold = 16 << 10
 
     /// A write fails when the peer is gone, but the reason (a TLS alert refusing our
     /// identity, typically) reaches the reader: waits briefly for it and prefers it.

@@ -59,43 +59,67 @@ extension StoreEffects {
     /// Serves a range of data the peer may have: data of a live photo in a zone replicated
     /// with it. Anything else is `unknown`, whether or not this peer holds it.
     func read(_ request: DataRequest) -> DataReadResult {
-        let hex = request.hash.hex
+        if served?.hash != request.hash {
+            closeServedFile()
+            switch openServable(request.hash) {
+            case .success(let file): served = (request.hash, file.fd, file.size)
+            case .failure(let refusal): return refusal.result
+            }
+        }
+        guard let file = served else { return .refused(.readFailed, "no file open") }
+        guard request.offset <= file.size else {
+            return .refused(.badRange, "offset \(request.offset) is past the end (\(file.size) bytes)")
+        }
+        let count = Int(min(UInt64(request.length), file.size - request.offset))
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { raw, done in
+            done = 0
+            while done < count {
+                let n = pread(
+                    file.fd, raw.baseAddress! + done, count - done, off_t(request.offset) + off_t(done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return }
+                done += n
+            }
+        }
+        guard bytes.count == count else {
+            let reason = errnoText()
+            closeServedFile()
+            return .refused(.readFailed, "cannot read the data: \(reason)")
+        }
+        return .bytes(bytes, isFinal: request.offset + UInt64(count) == file.size)
+    }
+
+    private struct Refusal: Error {
+        let result: DataReadResult
+    }
+
+    /// Opens the blob of `hash` if a live photo of a zone replicated with the peer uses it.
+    private func openServable(_ hash: ContentHash) -> Result<(fd: Int32, size: UInt64), Refusal> {
+        let hex = hash.hex
         var shared = false
         for kind in StoreKind.allCases {
             let store = library.store(kind)
             let referencing = (try? store.zones(referencingData: hex)) ?? []
             guard referencing.contains(where: { zones[$0]?.store == kind }) else { continue }
             shared = true
-            if store.blobs.contains(hex) { return readRange(store.blobs.path(for: hex), request) }
-        }
-        if shared { return .refused(.unavailable, "the data has not arrived here yet") }
-        return .refused(.unknown, "no photo with this data is shared with you")
-    }
-
-    private func readRange(_ path: String, _ request: DataRequest) -> DataReadResult {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .refused(.readFailed, "cannot open the data: \(errnoText())") }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            return .refused(.readFailed, "cannot read the data: \(errnoText())")
-        }
-        let fileSize = UInt64(info.st_size)
-        guard request.offset <= fileSize else {
-            return .refused(.badRange, "offset \(request.offset) is past the end (\(fileSize) bytes)")
-        }
-        let count = Int(min(UInt64(request.length), fileSize - request.offset))
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = bytes.withUnsafeMutableBytes {
-                pread(fd, $0.baseAddress! + done, count - done, off_t(request.offset) + off_t(done))
+            guard store.blobs.contains(hex) else { continue }
+            let fd = open(store.blobs.path(for: hex), O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                return .failure(
+                    Refusal(result: .refused(.readFailed, "cannot open the data: \(errnoText())")))
             }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return .refused(.readFailed, "cannot read the data: \(errnoText())") }
-            done += n
+            var info = stat()
+            guard fstat(fd, &info) == 0 else {
+                close(fd)
+                return .failure(
+                    Refusal(result: .refused(.readFailed, "cannot read the data: \(errnoText())")))
+            }
+            return .success((fd, UInt64(info.st_size)))
         }
-        return .bytes(bytes, isFinal: request.offset + UInt64(count) == fileSize)
+        if shared {
+            return .failure(Refusal(result: .refused(.unavailable, "the data has not arrived here yet")))
+        }
+        return .failure(Refusal(result: .refused(.unknown, "no photo with this data is shared with you")))
     }
 
     private func errnoText() -> String { String(cString: strerror(errno)) }

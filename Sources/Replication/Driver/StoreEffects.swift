@@ -14,8 +14,14 @@ final class StoreEffects {
     /// Told when photo data was stored, so that other connections can stop wanting it.
     let onDataStored: @Sendable (StoreKind, ContentHash) -> Void
     /// The zones replicated with the peer, as last given to the session.
-    var zones: [String: SessionZone] = [:]
+    var zones: [String: SessionZone] = [:] {
+        didSet { closeServedFile() }
+    }
     var partials: [ContentHash: (blob: PartialBlob, store: StoreKind)] = [:]
+    /// The data last served, kept open: a transfer asks for the same file chunk after chunk,
+    /// and checking the requester's right to it once per file is enough (reset when the
+    /// zones replicated with the peer change).
+    var served: (hash: ContentHash, fd: Int32, size: UInt64)?
 
     init(
         library: Library, remotePeer: PeerID, claims: DataClaims,
@@ -44,9 +50,15 @@ final class StoreEffects {
         }
     }
 
-    /// Releases every partial file (kept for a later resume) and claim.
+    /// Releases every partial file (kept for a later resume) and claim, and the served file.
     func tearDown() {
         for hash in Array(partials.keys) { closePartial(hash, discard: false) }
+        closeServedFile()
+    }
+
+    func closeServedFile() {
+        if let served { close(served.fd) }
+        served = nil
     }
 
     private func store(ofZone zone: String) -> LibraryStore? {

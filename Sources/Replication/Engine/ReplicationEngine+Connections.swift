@@ -139,6 +139,11 @@ extension ReplicationEngine: ConnectionOwner {
             return refusal
         }
         decision.replaced?.close(.duplicate, "replaced by another connection with this peer")
+        // Membership may have changed between the handshake and the hello.
+        let zones = state.withLock { $0.membership.zones(with: peer) }
+        if Set(zones.map(\.zone)) != connection.status.withLock({ $0.zones }) {
+            connection.post(.zonesChanged(sessionZones(for: peer)))
+        }
         let direction = connection.dialedByLocal ? "dialed" : "accepted"
         logger.log(.info, "connected (\(direction), \(connection.tls.remoteAddress))", peer: peer)
         emit(.connected(peer, dialedByUs: connection.dialedByLocal))

@@ -17,7 +17,7 @@ public struct SessionConfiguration: Sendable {
     public var dataChunkSize = 256 << 10
     /// Photo-data requests outstanding at once: with the chunk size, the memory a transfer
     /// uses on either side, whatever the photo's size.
-    public var dataWindow = 8
+    public var dataWindow = 16
     /// Photos whose data is being fetched at once (small photos are pipelined).
     public var dataParallelFiles = 4
     /// How long to wait before asking again for data the peer did not have.

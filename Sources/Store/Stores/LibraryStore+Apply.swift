@@ -15,8 +15,11 @@ extension LibraryStore {
                 guard current.dominates(set.since) else {
                     throw SyncError.notReady(zone: set.zone, have: current, need: set.since)
                 }
+                // The transaction's own stamp only dates its history entry: applied fields keep
+                // the stamps they carry.
                 let tx = Transaction(
-                    store: self, author: .sync(sender), stamp: Stamp(hlc: 0, peer: localPeer))
+                    store: self, author: .sync(sender),
+                    stamp: Stamp(hlc: HybridLogicalClock.wallMilliseconds() << 16, peer: localPeer))
                 let ordered = set.objects.enumerated().sorted {
                     ($0.element.entity, $0.offset) < ($1.element.entity, $1.offset)
                 }.map(\.element)

@@ -27,10 +27,27 @@ extension LibraryStore {
                 guard leaving else { throw ChangeRefusal("only the owner changes membership") }
             }
         default:
-            for author in authors where try cachedPermission(of: author, context) != .readWrite {
+            for author in authors where try !mayHaveWritten(author, context) {
                 throw ChangeRefusal("\(author.short) may not write to this share")
             }
         }
+    }
+
+    /// Whether a data change by `author` is acceptable from this sender. From a participant
+    /// (at the owner), its author must be allowed to write now. From the owner, who checked
+    /// each change when it arrived and relays only what it accepted, the author must be the
+    /// owner or someone who has been a participant: a change made before its author left or
+    /// lost write access stays valid, so every replica keeps the same history of the zone.
+    private func mayHaveWritten(_ author: PeerID, _ context: ApplyContext) throws -> Bool {
+        if author == context.owner { return true }
+        if context.sender != context.owner { return try cachedPermission(of: author, context) == .readWrite }
+        if let known = context.permissions[author] { return known != .none }
+        let record = try db.first(
+            "SELECT 1 FROM participants WHERE id = ?", Self.participantID(zone: context.zone, peer: author)
+        ) { _ in true }
+        let verdict: Permission = record == nil ? .none : .readWrite
+        context.permissions[author] = verdict
+        return verdict != .none
     }
 
     private func cachedPermission(of author: PeerID, _ context: ApplyContext) throws -> Permission {

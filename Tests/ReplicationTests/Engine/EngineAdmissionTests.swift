@@ -60,14 +60,12 @@ import Testing
         #expect(await eventually { try participant.shared.photo(photo) != nil })
 
         for garbage: [UInt8] in [[0, 0, 0, 3, 0x02, 0xFF, 0xFF], [0xFF, 0xFF, 0xFF, 0xFF, 1, 2, 3]] {
-            let stream = try await intruder.connect(to: owner)
-            let agreement = try await IOThread.run { try stream.exchangeHello(Hello(peerID: intruder.peer)) }
-            #expect(agreement.version == Hello.currentVersion)
-            try await IOThread.run { try stream.connection.write(garbage) }
-            let (frames, _) = await RawPeer.drain(stream)
+            let frames = try await intruder.converse(with: owner) { stream in
+                try stream.connection.write(garbage)
+                return RawPeer.drainNow(stream)
+            }
             let goodbye = frames.compactMap { try? ErrorMessage(frame: $0) }.first
             #expect(goodbye?.code == .protocolError, "got \(frames.map(\.type))")
-            stream.connection.close()
         }
         #expect(await eventually { owner.logged("connection closed: protocol error") })
         _ = try owner.priv.tag(photo: photo, name: "still-serving")

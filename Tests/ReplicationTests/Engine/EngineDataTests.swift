@@ -59,13 +59,7 @@ import Testing
         let sharedHash = ContentHash(hex: try #require(try owner.priv.photo(shared)).sha256)!
         let secretHash = ContentHash(hex: try #require(try owner.priv.photo(secret)).sha256)!
 
-        // Connect and greet on one I/O thread: while other tests keep the concurrency pool
-        // busy, a hop back to it in between can outlast the owner's 10 s hello timeout.
-        let (identity, address, expected) = (member.identity, owner.address, owner.peer)
-        let answers = try await IOThread.run { () -> [PeerMessage] in
-            let stream = try RawPeer.dial(address, expecting: expected, as: identity)
-            defer { stream.connection.close() }
-            _ = try stream.exchangeHello(Hello(peerID: identity.peerID))
+        let answers = try await member.converse(with: owner) { stream -> [PeerMessage] in
             try stream.send([
                 DataRequest(hash: secretHash, offset: 0, length: 100).frame(),
                 DataRequest(hash: sharedHash, offset: 0, length: 100).frame(),

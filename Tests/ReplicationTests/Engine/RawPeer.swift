@@ -20,21 +20,46 @@ final class RawPeer: @unchecked Sendable {
     /// Connects to `target` and completes the TLS handshake (which, in TLS 1.3, succeeds on
     /// this side even when the server refuses us).
     func connect(to target: EnginePeer) async throws -> FrameStream {
-        let (identity, address, expected) = (self.identity, target.address, target.peer)
-        return try await IOThread.run { try Self.dial(address, expecting: expected, as: identity) }
+        let identity = self.identity
+        let address = target.address
+        let expected = target.peer
+        return try await IOThread.run {
+            let socket = try TCPDialer.connect(host: address.host, port: address.port, timeout: .seconds(10))
+            var configuration = TLSConfiguration.client(identity: identity, expecting: expected)
+            configuration.readTimeout = .seconds(30)
+            return FrameStream(
+                connection: try TLSConnection.handshake(over: socket, configuration: configuration))
+        }
     }
 
-    /// `connect`, blocking: for a test that must greet the peer on the same thread, with no
-    /// hop back to a concurrency pool that may be busy for longer than the peer's hello
-    /// timeout.
-    static func dial(_ address: PeerAddress, expecting expected: PeerID, as identity: PeerIdentity) throws
-        -> FrameStream
-    {
-        let socket = try TCPDialer.connect(host: address.host, port: address.port, timeout: .seconds(10))
-        var configuration = TLSConfiguration.client(identity: identity, expecting: expected)
-        configuration.readTimeout = .seconds(30)
-        return FrameStream(
-            connection: try TLSConnection.handshake(over: socket, configuration: configuration))
+    /// Connects to `target`, exchanges hellos and runs `body`, all on one I/O thread. The
+    /// engine closes a connection that stays silent past its timeouts, and a test task
+    /// waiting on the concurrency pool between steps (the pool is shared with every other
+    /// test, some of which block it) could miss them.
+    func converse<T: Sendable>(
+        with target: EnginePeer, _ body: @escaping @Sendable (FrameStream) throws -> T
+    ) async throws -> T {
+        let identity = self.identity
+        let address = target.address
+        let expected = target.peer
+        return try await IOThread.run {
+            let socket = try TCPDialer.connect(host: address.host, port: address.port, timeout: .seconds(10))
+            var configuration = TLSConfiguration.client(identity: identity, expecting: expected)
+            configuration.readTimeout = .seconds(30)
+            let stream = FrameStream(
+                connection: try TLSConnection.handshake(over: socket, configuration: configuration))
+            defer { stream.connection.close() }
+            let agreement = try stream.exchangeHello(Hello(peerID: identity.peerID))
+            guard agreement.version == Hello.currentVersion else { throw WireError.badMagic }
+            return try body(stream)
+        }
+    }
+
+    /// Reads frames until the other side closes, on the calling thread.
+    static func drainNow(_ stream: FrameStream) -> [Frame] {
+        var frames: [Frame] = []
+        while let frame = try? stream.receive() { frames.append(frame) }
+        return frames
     }
 
     /// Reads frames until the other side closes; returns them, and the error that ended the

@@ -62,6 +62,8 @@ public struct DataChunk: WireMessage {
     public var isFinal: Bool
     public var bytes: [UInt8]
 
+    public var encodedSizeHint: Int { 45 + bytes.count }
+
     public init(hash: ContentHash, offset: UInt64, isFinal: Bool, bytes: [UInt8]) {
         self.hash = hash
         self.offset = offset

@@ -9,12 +9,16 @@ public protocol WireMessage: Equatable, Sendable {
     static var name: String { get }
     func encode(into writer: inout BinaryWriter)
     init(reading reader: inout BinaryReader, limits: MessageLimits) throws(WireError)
+    /// About how many bytes the payload takes, so encoding allocates once.
+    var encodedSizeHint: Int { get }
 }
 
 extension WireMessage {
+    public var encodedSizeHint: Int { 64 }
+
     /// The message as one frame.
     public func frame() -> Frame {
-        var writer = BinaryWriter()
+        var writer = BinaryWriter(capacity: encodedSizeHint)
         encode(into: &writer)
         return Frame(type: Self.type, payload: writer.bytes)
     }

@@ -1,0 +1,220 @@
+import Foundation
+import Glibc
+import Replication
+import Store
+
+/// Replication figures of SPEC §11 over real TLS on loopback, two engines in this process:
+/// a small change's latency, the initial sync of 1,000 photos × 100 KB, 1 GB of photo data
+/// against a raw TLS stream, and the peak RSS of the process (both peers together).
+struct ReplicationBench {
+    let directory: String
+
+    func run() throws -> [BenchResult] {
+        signal(SIGPIPE, SIG_IGN)
+        var results: [BenchResult] = []
+        results += try latency()
+        results += try initialSync()
+        results += try bulkData()
+        return results
+    }
+
+    /// Owner and participant with engines, the participant pointed at the owner.
+    final class Pair {
+        let owner: Library
+        let participant: Library
+        let ownerEngine: ReplicationEngine
+        let participantEngine: ReplicationEngine
+        let ownerAddress: PeerAddress
+
+        init(directory: String) throws {
+            let ownerIdentity = try PeerIdentity.loadOrCreate(directory: directory + "/owner-identity")
+            let participantIdentity = try PeerIdentity.loadOrCreate(
+                directory: directory + "/participant-identity")
+            owner = try Library(directory: directory + "/owner", localPeer: ownerIdentity.peerID)
+            participant = try Library(
+                directory: directory + "/participant", localPeer: participantIdentity.peerID)
+            ownerEngine = ReplicationEngine(library: owner, identity: ownerIdentity)
+            participantEngine = ReplicationEngine(library: participant, identity: participantIdentity)
+            try ownerEngine.start()
+            try participantEngine.start()
+            ownerAddress = try ownerEngine.listen(host: "127.0.0.1", port: 0)
+        }
+
+        /// Shares `photos` (the first creates the share), accepted by the participant.
+        func share(_ photos: [String]) throws -> String {
+            let store = owner.privateStore
+            let zone = try store.createShare(photo: photos[0], title: "bench", publicPermission: .none)
+            for photo in photos.dropFirst() { try store.addToShare(photo: photo, zone: zone) }
+            try store.setParticipant(
+                zone: zone, peer: participant.localPeer, permission: .readWrite, status: .accepted)
+            return zone
+        }
+
+        func connect(zone: String) throws {
+            try participant.sharedStore.prepareParticipantZone(zone, owner: owner.localPeer)
+            ownerEngine.refreshMembership()
+            participantEngine.setAddress(ownerAddress, for: owner.localPeer)
+            participantEngine.refreshMembership()
+        }
+
+        func waitInSync(timeout: Double = 600) {
+            let deadline = monotonicSeconds() + timeout
+            while !participantEngine.isInSync() || !ownerEngine.isInSync() {
+                if monotonicSeconds() > deadline { fatalError("replication did not settle in \(timeout) s") }
+                usleep(1_000)
+            }
+        }
+
+        func stop() {
+            participantEngine.stop()
+            ownerEngine.stop()
+        }
+    }
+
+    /// A tag added at the owner until the participant's store has committed it, 300 times.
+    func latency() throws -> [BenchResult] {
+        let pair = try Pair(directory: directory + "/latency")
+        defer { pair.stop() }
+        let data = try pair.owner.privateStore.blobs.store(Array("photo".utf8))
+        let photo = try pair.owner.privateStore.addPhoto(name: "p", data: data)
+        let zone = try pair.share([photo])
+        try pair.connect(zone: zone)
+        pair.waitInSync()
+        let arrived = DispatchSemaphore(value: 0)
+        pair.participant.sharedStore.observe { entry in
+            if entry.author.hasPrefix("sync:") && entry.changes.contains(where: { $0.entity == "photo_tag" })
+            {
+                arrived.signal()
+            }
+        }
+        var samples: [Double] = []
+        for n in 0..<300 {
+            let start = monotonicSeconds()
+            _ = try pair.owner.privateStore.tag(photo: photo, name: "tag-\(n)")
+            arrived.wait()
+            samples.append((monotonicSeconds() - start) * 1000)
+        }
+        samples.sort()
+        return [
+            BenchResult(
+                name: "tag visible at the other peer, p50", unit: "ms", value: samples[150], target: "≤ 5 ms"),
+            BenchResult(
+                name: "tag visible at the other peer, p99", unit: "ms", value: samples[297], target: "≤ 25 ms"
+            ),
+        ]
+    }
+
+    /// 1,000 photos of 100 KB, owner → new participant, from connecting until in sync.
+    func initialSync() throws -> [BenchResult] {
+        let pair = try Pair(directory: directory + "/initial")
+        defer { pair.stop() }
+        var photos: [String] = []
+        var bytes = [UInt8](repeating: 0, count: 100_000)
+        for n in 0..<1_000 {
+            bytes.withUnsafeMutableBytes { $0.storeBytes(of: UInt64(n), as: UInt64.self) }
+            let data = try pair.owner.privateStore.blobs.store(bytes)
+            photos.append(
+                try pair.owner.privateStore.addPhoto(name: "photo-\(n).jpg", data: data, tags: ["bench"]))
+        }
+        let zone = try pair.share(photos)
+        let seconds = try measure {
+            try pair.connect(zone: zone)
+            pair.waitInSync()
+        }
+        return [
+            BenchResult(name: "initial sync, 1,000 × 100 KB", unit: "s", value: seconds, target: "≤ 0.5 s")
+        ]
+    }
+
+    /// 1 GB of photo data, owner → participant, against one raw TLS 1.3 stream.
+    func bulkData() throws -> [BenchResult] {
+        let size = 1 << 30
+        let pair = try Pair(directory: directory + "/bulk")
+        defer { pair.stop() }
+        let file = directory + "/bulk-source"
+        try writePattern(file, bytes: size)
+        let photo = try pair.owner.addPhoto(file: file, name: "large.raw")
+        unlink(file)
+        let zone = try pair.share([photo])
+        resetPeakRSS()
+        let before = residentBytes("VmRSS")
+        let seconds = try measure {
+            try pair.connect(zone: zone)
+            pair.waitInSync()
+        }
+        let peak = residentBytes("VmHWM")
+        let raw = try rawTLSThroughput(bytes: size)
+        let rate = Double(size) / seconds / 1e6
+        return [
+            BenchResult(name: "1 GB of photo data", unit: "MB/s", value: rate, target: "≥ 50 % of raw TLS"),
+            BenchResult(name: "raw TLS 1.3 loopback stream", unit: "MB/s", value: raw, target: "reference"),
+            BenchResult(name: "1 GB: share of raw TLS", unit: "%", value: rate / raw * 100, target: "≥ 50 %"),
+            BenchResult(
+                name: "1 GB: peak RSS growth, both peers in one process", unit: "MiB",
+                value: Double(peak - before) / 1_048_576, target: "≤ 64 MiB per daemon"),
+        ]
+    }
+
+    private func rawTLSThroughput(bytes: Int) throws -> Double {
+        let server = try PeerIdentity.loadOrCreate(directory: directory + "/raw-server")
+        let client = try PeerIdentity.loadOrCreate(directory: directory + "/raw-client")
+        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        let accepted = DispatchSemaphore(value: 0)
+        let clientID = client.peerID
+        nonisolated(unsafe) var received = 0
+        listener.start { socket in
+            IOThread.detach {
+                let configuration = TLSConfiguration.server(identity: server) { $0 == clientID }
+                if let connection = try? TLSConnection.handshake(over: socket, configuration: configuration) {
+                    var buffer = [UInt8](repeating: 0, count: 256 << 10)
+                    while let n = try? buffer.withUnsafeMutableBytes({ try connection.read(into: $0) }), n > 0
+                    {
+                        received += n
+                    }
+                }
+                accepted.signal()
+            }
+        }
+        let socket = try TCPDialer.connect(host: "127.0.0.1", port: listener.port, timeout: .seconds(10))
+        let connection = try TLSConnection.handshake(
+            over: socket, configuration: .client(identity: client, expecting: server.peerID))
+        let chunk = [UInt8](repeating: 7, count: 256 << 10)
+        let seconds = try measure {
+            var sent = 0
+            while sent < bytes {
+                try connection.write(chunk)
+                sent += chunk.count
+            }
+            connection.close()
+            accepted.wait()
+        }
+        return Double(received) / seconds / 1e6
+    }
+
+    private func writePattern(_ path: String, bytes: Int) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        defer { close(fd) }
+        var block = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+        for index in 0..<(bytes >> 20) {
+            block.withUnsafeMutableBytes { $0.storeBytes(of: UInt64(index), as: UInt64.self) }
+            _ = block.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        }
+    }
+
+    private func residentBytes(_ key: String) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix(key + ":") {
+            return (Int(line.filter(\.isNumber)) ?? 0) * 1024
+        }
+        return 0
+    }
+
+    private func resetPeakRSS() {
+        let fd = open("/proc/self/clear_refs", O_WRONLY)
+        if fd >= 0 {
+            _ = write(fd, "5", 1)
+            close(fd)
+        }
+    }
+}
