@@ -43,20 +43,37 @@ import Testing
     }
 
     /// Runs this test alone in a new process of this test binary; returns its exit status.
+    /// Uses `posix_spawn` directly: Foundation's `Process.run()` on Linux can crash the
+    /// parent (swift-corelibs-foundation#5472).
     static func runChild(output: String) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = [
-            "--testing-library", "swift-testing", "--filter", "aLargePhotoReplicatesWithFlatMemory",
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { throw POSIXError(.ENOENT) }
+        let executable = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let arguments = [
+            executable, "--testing-library", "swift-testing", "--filter",
+            "aLargePhotoReplicatesWithFlatMemory",
         ]
         var environment = ProcessInfo.processInfo.environment
         environment[outputVariable] = output
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        let envStrings = environment.map { "\($0.key)=\($0.value)" }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = envStrings.map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }
+        var exit: Int32 = 0
+        while waitpid(pid, &exit, 0) < 0 && errno == EINTR {}
+        return (exit & 0x7F) == 0 ? (exit >> 8) & 0xFF : -1
     }
 
     /// Owner → participant, 200 MB; returns (RSS before, peak RSS after) in bytes.
