@@ -37,6 +37,8 @@ struct DedupBench {
                     FieldChange(field: ParticipantField.status, value: .text("accepted"), stamp: membership),
                 ]),
         ]
+        // A photo is complete only with its data reference (the store refuses one without).
+        let dataHash = String(repeating: "ab", count: 32)
         for n in 0..<names {
             hlc += 1
             let s = Stamp(hlc: hlc, peer: owner)
@@ -54,8 +56,13 @@ struct DedupBench {
                 objects.append(
                     ObjectChange(
                         entity: .photo, id: photo,
-                        fields: [FieldChange(field: PhotoField.name, value: .text("p"), stamp: s)]
-                    ))
+                        fields: [
+                            FieldChange(field: PhotoField.name, value: .text("p"), stamp: s),
+                            FieldChange(field: PhotoField.uniqueName, value: .text(uuid(UInt8(40 + copy), n)), stamp: s),
+                            FieldChange(field: PhotoField.createdAt, value: .integer(Int64(n)), stamp: s),
+                            FieldChange(field: PhotoField.dataHash, value: .text(dataHash), stamp: s),
+                            FieldChange(field: PhotoField.dataSize, value: .integer(1), stamp: s),
+                        ]))
                 objects.append(
                     ObjectChange(
                         entity: .link, id: LibraryStore.linkID(photo: photo, tag: tag),

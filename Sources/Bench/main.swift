@@ -7,6 +7,11 @@ import Store
 // (latency, initial sync, 1 GB of photo data). Run by scripts/bench.
 
 let arguments = CommandLine.arguments.dropFirst()
+if let state = arguments.first(where: { $0.hasPrefix("--fill-state=") })?.dropFirst(13) {
+    let photos = Int(arguments.first(where: { $0.hasPrefix("--photos=") })?.dropFirst(9) ?? "") ?? 100_000
+    try FillLibrary.run(state: String(state), photos: photos)
+    exit(0)
+}
 let runs = Int(arguments.first(where: { $0.hasPrefix("--runs=") })?.dropFirst(7) ?? "") ?? 3
 var results: [BenchResult] = []
 for run in 1...runs {
