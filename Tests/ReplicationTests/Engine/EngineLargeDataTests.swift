@@ -65,8 +65,8 @@ import Testing
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = envStrings.map { strdup($0) } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
