@@ -58,7 +58,9 @@ struct DedupBench {
                         entity: .photo, id: photo,
                         fields: [
                             FieldChange(field: PhotoField.name, value: .text("p"), stamp: s),
-                            FieldChange(field: PhotoField.uniqueName, value: .text(uuid(UInt8(40 + copy), n)), stamp: s),
+                            FieldChange(
+                                field: PhotoField.uniqueName, value: .text(uuid(UInt8(40 + copy), n)),
+                                stamp: s),
                             FieldChange(field: PhotoField.createdAt, value: .integer(Int64(n)), stamp: s),
                             FieldChange(field: PhotoField.dataHash, value: .text(dataHash), stamp: s),
                             FieldChange(field: PhotoField.dataSize, value: .integer(1), stamp: s),

@@ -7,7 +7,8 @@ import Store
 /// scripts/bench can measure `peershared` idle with 100,000 photos. Prints seconds taken.
 enum FillLibrary {
     static func run(state: String, photos: Int) throws {
-        try FileManager.default.createDirectory(atPath: state + "/identity", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: state + "/identity", withIntermediateDirectories: true)
         let identity = try PeerIdentity.loadOrCreate(directory: state + "/identity")
         let library = try Library(directory: state + "/library", localPeer: identity.peerID)
         defer { library.close() }
