@@ -37,7 +37,7 @@ public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
         let pathAndQuery = rest[rest.index(after: slash)...]
         let parts = pathAndQuery.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let zone = String(parts[0]).lowercased()
-        guard Self.isCanonicalUUID(zone) else {
+        guard LibraryStore.isCanonicalUUID(zone) else {
             throw .invalid("share ID", "'\(parts[0])' is not a share ID")
         }
         var query: [String: String] = [:]
@@ -97,19 +97,6 @@ public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
             throw .invalid("address", "'\(portText)' is not a port number (1–65535)")
         }
         return (host, port)
-    }
-
-    private static func isCanonicalUUID(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 36 else { return false }
-        for (i, b) in bytes.enumerated() {
-            if [8, 13, 18, 23].contains(i) {
-                if b != 45 { return false }
-            } else if !((48...57).contains(b) || (97...102).contains(b)) {
-                return false
-            }
-        }
-        return true
     }
 }
 

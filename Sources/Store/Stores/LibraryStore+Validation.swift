@@ -155,7 +155,7 @@ extension LibraryStore {
     }
 
     /// Lowercase 8-4-4-4-12 hex: the form whose string order is the order of the 16 bytes.
-    static func isCanonicalUUID(_ text: String) -> Bool {
+    public static func isCanonicalUUID(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard bytes.count == 36 else { return false }
         for (i, b) in bytes.enumerated() {
