@@ -27,18 +27,10 @@ struct ShareDirectory: Sendable {
 
     /// A participant of the share named by a unique prefix of its peer ID.
     func participant(_ reference: String, in zone: Library.Resolved) throws -> PeerID {
-        if let full = try? PeerID(parsing: reference) { return full }
-        let prefix = reference.uppercased().filter { $0 != "-" }
-        let matches = (try zone.store.share(zone.id)?.participants ?? []).filter {
-            $0.peer.filter { $0 != "-" }.hasPrefix(prefix)
+        let participants = (try zone.store.share(zone.id)?.participants ?? []).compactMap {
+            try? PeerID(parsing: $0.peer)
         }
-        guard !prefix.isEmpty, let first = matches.first else {
-            throw StoreError.notFound(kind: "participant", reference: reference)
-        }
-        guard matches.count == 1 else {
-            throw StoreError.ambiguous(kind: "participant", reference: reference, matches: matches.count)
-        }
-        return try PeerID(parsing: first.peer)
+        return try PeerReference.resolve(reference, among: participants, kind: "participant")
     }
 
     func participantJSON(_ zone: Library.Resolved, _ peer: PeerID) throws -> JSON {

@@ -49,18 +49,7 @@ extension ControlRoutes {
 
     /// A peer the engine knows, by its full ID or a unique prefix.
     static func knownPeer(_ reference: String, engine: ReplicationEngine) throws -> PeerID {
-        if let full = try? PeerID(parsing: reference) { return full }
-        let prefix = reference.uppercased().filter { $0 != "-" }
-        let matches = engine.peers().map(\.peer).filter {
-            $0.description.filter { $0 != "-" }.hasPrefix(prefix)
-        }
-        guard !prefix.isEmpty, let first = matches.first else {
-            throw StoreError.notFound(kind: "peer", reference: reference)
-        }
-        guard matches.count == 1 else {
-            throw StoreError.ambiguous(kind: "peer", reference: reference, matches: matches.count)
-        }
-        return first
+        try PeerReference.resolve(reference, among: engine.peers().map(\.peer), kind: "peer")
     }
 }
 
