@@ -8,13 +8,15 @@ import Store
 /// against a raw TLS stream, and the peak RSS of the process (both peers together).
 struct ReplicationBench {
     let directory: String
+    /// Which parts to run (`latency`, `initial`, `bulk`); all when nil.
+    var parts: Set<String>? = nil
 
     func run() throws -> [BenchResult] {
         signal(SIGPIPE, SIG_IGN)
         var results: [BenchResult] = []
-        results += try latency()
-        results += try initialSync()
-        results += try bulkData()
+        if parts?.contains("latency") ?? true { results += try latency() }
+        if parts?.contains("initial") ?? true { results += try initialSync() }
+        if parts?.contains("bulk") ?? true { results += try bulkData() }
         return results
     }
 

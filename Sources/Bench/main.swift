@@ -5,6 +5,7 @@ import Store
 // peershare-bench: figures of SPEC §11 — store level (apply rate, dedup of 100,000 tags, with
 // the raw SQLite insert rate of the same rows as the reference) and replication over TLS
 // (latency, initial sync, 1 GB of photo data). Run by scripts/bench.
+// `--only=apply|dedup|raw|replication|latency|initial|bulk` runs one part (for profiling).
 
 let arguments = CommandLine.arguments.dropFirst()
 if let state = arguments.first(where: { $0.hasPrefix("--fill-state=") })?.dropFirst(13) {
@@ -28,8 +29,11 @@ for run in 1...runs {
     if only == nil || only == "raw" {
         results.append(contentsOf: try RawInsertBench(directory: scratch + "/raw").run())
     }
-    if only == nil || only == "replication" {
-        results.append(contentsOf: try ReplicationBench(directory: scratch + "/replication").run())
+    let replicationParts: Set<String> = ["latency", "initial", "bulk"]
+    if only == nil || only == "replication" || replicationParts.contains(String(only ?? "")) {
+        let parts = only.map { replicationParts.contains(String($0)) ? [String($0)] : replicationParts }
+        results.append(
+            contentsOf: try ReplicationBench(directory: scratch + "/replication", parts: parts).run())
     }
 }
 let report = BenchReport(results: results)
