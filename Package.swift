@@ -21,7 +21,8 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
-        .target(name: "Store", dependencies: ["CSQLite", "COpenSSL"]),
+        .systemLibrary(name: "CLinux"),
+        .target(name: "Store", dependencies: ["CSQLite", "COpenSSL", "CLinux"]),
         .target(name: "Replication", dependencies: ["Store", "COpenSSL"]),
         .target(name: "ControlProtocol"),
         .executableTarget(

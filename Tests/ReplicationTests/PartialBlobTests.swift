@@ -57,4 +57,43 @@ import Testing
             try PartialBlob(store: blobs, hash: "../../etc/passwd", expectedSize: 1)
         }
     }
+
+    @Test func verifiedDataIsPublishedInOneGroupAndOnlyThen() throws {
+        let photos = (0..<5).map { n in (0..<3_000).map { UInt8(truncatingIfNeeded: $0 &* (n + 3)) } }
+        var partials: [PartialBlob] = []
+        for photo in photos {
+            let digest = SHA256Hasher.hex(SHA256Hasher.digest(photo))
+            let partial = try PartialBlob(store: blobs, hash: digest, expectedSize: Int64(photo.count))
+            try partial.append(photo)
+            #expect(try partial.verify())
+            #expect(!blobs.contains(digest), "invisible until published")
+            partials.append(partial)
+        }
+        #expect(BlobStore.publish(partials).allSatisfy { $0 == nil })
+        for (photo, partial) in zip(photos, partials) {
+            #expect(FileManager.default.contents(atPath: blobs.path(for: partial.hash)) == Data(photo))
+            #expect(!FileManager.default.fileExists(atPath: partial.path))
+        }
+    }
+
+    @Test func theCommitterPublishesEverySubmissionAndCallsBackOnce() throws {
+        let committer = DataCommitter()
+        let outcomes = Guarded<[String: Int]>([:])
+        var hashes: [String] = []
+        for n in 0..<20 {
+            let photo = [UInt8](repeating: UInt8(n), count: 1_000 + n)
+            let digest = SHA256Hasher.hex(SHA256Hasher.digest(photo))
+            let partial = try PartialBlob(store: blobs, hash: digest, expectedSize: Int64(photo.count))
+            try partial.append(photo)
+            #expect(try partial.verify())
+            hashes.append(digest)
+            committer.submit(partial) { failure in
+                #expect(failure == nil)
+                outcomes.withLock { $0[digest, default: 0] += 1 }
+            }
+        }
+        committer.waitUntilIdle()
+        #expect(outcomes.withLock { $0 } == Dictionary(uniqueKeysWithValues: hashes.map { ($0, 1) }))
+        #expect(hashes.allSatisfy { blobs.contains($0) })
+    }
 }

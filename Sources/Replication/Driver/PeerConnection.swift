@@ -47,7 +47,8 @@ final class PeerConnection: @unchecked Sendable {
 
     init(
         id: Int, tls: TLSConnection, dialedByLocal: Bool, library: Library, zones: [SessionZone],
-        configuration: ReplicationConfiguration, claims: DataClaims, owner: any ConnectionOwner,
+        configuration: ReplicationConfiguration, claims: DataClaims, committer: DataCommitter,
+        owner: any ConnectionOwner,
         logger: ReplicationLogger
     ) {
         self.id = id
@@ -58,12 +59,14 @@ final class PeerConnection: @unchecked Sendable {
         self.owner = owner
         self.logger = logger
         maximumFrameSize = configuration.session.maximumFrameSize
-        inbox = Inbox(byteLimit: configuration.inboxByteLimit)
+        let inbox = Inbox(byteLimit: configuration.inboxByteLimit)
+        self.inbox = inbox
         session = SyncSession(
             localPeer: library.localPeer, remotePeer: tls.remotePeerID, zones: zones,
             configuration: configuration.session, now: .now)
         effects = StoreEffects(
             library: library, remotePeer: tls.remotePeerID, claims: claims,
+            publish: { committer.submit($0, then: $1) }, deliver: { inbox.post($0) },
             onDataStored: { [weak owner] store, hash in owner?.dataStored(store, hash) })
         effects.zones = Dictionary(zones.map { ($0.zone, $0) }, uniquingKeysWith: { first, _ in first })
         status = Mutex(ConnectionStatus(zones: Set(zones.map(\.zone))))

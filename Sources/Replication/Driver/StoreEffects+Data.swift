@@ -31,23 +31,34 @@ extension StoreEffects {
         }
     }
 
-    func finish(_ hash: ContentHash) -> DataCompletion {
+    /// Verifies the data. Matching data goes to `publish`, and its `dataFinished` comes back
+    /// through `deliver` once the data is durable and visible; a mismatch is answered at once.
+    func finish(_ hash: ContentHash) -> [SessionEvent] {
         guard let partial = partials.removeValue(forKey: hash) else {
-            return .failed("no partial file is open")
+            return [.dataFinished(hash, .failed("no partial file is open"))]
         }
-        defer { claims.release(hash, in: partial.store) }
+        let (claims, store) = (self.claims, partial.store)
         do {
-            switch try partial.blob.commit() {
-            case .stored:
-                onDataStored(partial.store, hash)
-                return .stored
-            case .mismatch:
-                return .mismatch
+            guard try partial.blob.verify() else {
+                claims.release(hash, in: store)
+                return [.dataFinished(hash, .mismatch)]
             }
         } catch {
             partial.blob.close()
-            return .failed("\(error)")
+            claims.release(hash, in: store)
+            return [.dataFinished(hash, .failed("\(error)"))]
         }
+        let (onDataStored, deliver) = (self.onDataStored, self.deliver)
+        publish(partial.blob) { failure in
+            claims.release(hash, in: store)
+            if let failure {
+                deliver(.dataFinished(hash, .failed("\(failure)")))
+            } else {
+                onDataStored(store, hash)
+                deliver(.dataFinished(hash, .stored))
+            }
+        }
+        return []
     }
 
     func closePartial(_ hash: ContentHash, discard: Bool) {

@@ -13,6 +13,10 @@ final class StoreEffects {
     let claims: DataClaims
     /// Told when photo data was stored, so that other connections can stop wanting it.
     let onDataStored: @Sendable (StoreKind, ContentHash) -> Void
+    /// Makes verified photo data durable and visible, then calls back (on any thread).
+    let publish: @Sendable (PartialBlob, @escaping @Sendable (StoreError?) -> Void) -> Void
+    /// Hands an event that completes later (published data) back to the session.
+    var deliver: @Sendable (SessionEvent) -> Void
     /// The zones replicated with the peer, as last given to the session.
     var zones: [String: SessionZone] = [:] {
         didSet { closeServedFile() }
@@ -25,11 +29,15 @@ final class StoreEffects {
 
     init(
         library: Library, remotePeer: PeerID, claims: DataClaims,
+        publish: @escaping @Sendable (PartialBlob, @escaping @Sendable (StoreError?) -> Void) -> Void,
+        deliver: @escaping @Sendable (SessionEvent) -> Void,
         onDataStored: @escaping @Sendable (StoreKind, ContentHash) -> Void
     ) {
         self.library = library
         self.remotePeer = remotePeer
         self.claims = claims
+        self.publish = publish
+        self.deliver = deliver
         self.onDataStored = onDataStored
     }
 
@@ -41,7 +49,7 @@ final class StoreEffects {
         case .apply(let set): return apply(set)
         case .openPartial(let item): return [.partialOpened(item.hash, openPartial(item))]
         case .writeData(let hash, let bytes): return write(hash, bytes)
-        case .finishData(let hash): return [.dataFinished(hash, finish(hash))]
+        case .finishData(let hash): return finish(hash)
         case .closePartial(let hash, let discard):
             closePartial(hash, discard: discard)
             return []

@@ -79,7 +79,8 @@ extension ReplicationEngine: ConnectionOwner {
         }
         let connection = PeerConnection(
             id: id, tls: tls, dialedByLocal: tls.isClient, library: library, zones: zones,
-            configuration: configuration, claims: claims, owner: self, logger: logger)
+            configuration: configuration, claims: claims, committer: committer, owner: self,
+            logger: logger)
         let accepted = state.withLock { state -> Bool in
             guard state.running else { return false }
             state.connections[id] = connection

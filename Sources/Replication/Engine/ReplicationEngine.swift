@@ -16,6 +16,7 @@ public final class ReplicationEngine: @unchecked Sendable {
     public let configuration: ReplicationConfiguration
     let logger: ReplicationLogger
     let claims = DataClaims()
+    let committer = DataCommitter()
     let state = Mutex(EngineState())
     let loopCondition = Condition()
     let backoff: Backoff
@@ -89,6 +90,7 @@ public final class ReplicationEngine: @unchecked Sendable {
             connection.cut()
             _ = connection.waitUntilFinished(timeout: .seconds(10))
         }
+        committer.waitUntilIdle()
         logger.log(.info, "replication stopped")
     }
 

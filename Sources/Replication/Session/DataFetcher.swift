@@ -27,6 +27,7 @@ struct DataFetcher: Sendable {
     let chunkSize: Int
     let window: Int
     let parallelFiles: Int
+    let publishBacklog: Int
     let retryInterval: Duration
     private var queue: [DataItem] = []
     private var known: Set<ContentHash> = []
@@ -42,6 +43,7 @@ struct DataFetcher: Sendable {
         chunkSize = max(1, min(configuration.dataChunkSize, configuration.limits.maxChunkBytes))
         window = max(1, configuration.dataWindow)
         parallelFiles = max(1, configuration.dataParallelFiles)
+        publishBacklog = max(1, configuration.dataPublishBacklog)
         retryInterval = configuration.dataRetryInterval
     }
 
@@ -75,7 +77,9 @@ struct DataFetcher: Sendable {
                 fetch.phase = .transferring(requested: requested, received: received)
                 active[hash] = fetch
             }
-            if active.count < parallelFiles, !queue.isEmpty, allActiveFullyRequested {
+            if !queue.isEmpty, allActiveFullyRequested, count(finishing: false) < parallelFiles,
+                count(finishing: true) < publishBacklog
+            {
                 let item = queue.removeFirst()
                 nextID += 1
                 active[item.hash] = Fetch(item: item, id: nextID, phase: .opening)
@@ -83,6 +87,14 @@ struct DataFetcher: Sendable {
                 out.append(.openPartial(item))
                 progressed = true
             }
+        }
+    }
+
+    /// Photos being received (`finishing` false) or received and being published.
+    private func count(finishing: Bool) -> Int {
+        active.values.count { fetch in
+            if case .finishing = fetch.phase { return finishing }
+            return !finishing
         }
     }
 

@@ -19,7 +19,10 @@ public struct SessionConfiguration: Sendable {
     /// uses on either side, whatever the photo's size.
     public var dataWindow = 16
     /// Photos whose data is being fetched at once (small photos are pipelined).
-    public var dataParallelFiles = 4
+    public var dataParallelFiles = 16
+    /// Photos received and verified, waiting to be made durable together (one disk flush
+    /// per group), before no more are started.
+    public var dataPublishBacklog = 128
     /// How long to wait before asking again for data the peer did not have.
     public var dataRetryInterval: Duration = .seconds(30)
     /// Largest frame sent or accepted.

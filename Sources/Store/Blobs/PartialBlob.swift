@@ -6,10 +6,11 @@ import Glibc
 ///
 /// Bytes are hashed as they are appended (and what an earlier transfer left is hashed once
 /// on open), so verifying the SHA-256 at the end costs no second read. The blob becomes
-/// visible only by an atomic rename after the hash matched and the file was fsynced: a
+/// visible only by an atomic rename after the hash matched and the data is on disk: a
 /// crash, a full disk or a lying peer never leaves a wrong or half-written photo in place.
-/// One writer per hash at a time: the caller makes sure of it.
-public final class PartialBlob {
+/// One writer per hash at a time: the caller makes sure of it. A blob is used by one thread
+/// at a time; it may be handed to another (the committer) once written.
+public final class PartialBlob: @unchecked Sendable {
     /// What `commit` found.
     public enum Outcome: Sendable, Equatable {
         /// The data matched its hash and is now in the store.
@@ -26,6 +27,7 @@ public final class PartialBlob {
     private let store: BlobStore
     private var fd: Int32
     private let hasher = SHA256Hasher()
+    private var isVerified = false
 
     /// Opens the partial file of `hash` (64 lowercase hex digits), creating it when missing.
     /// A file longer than `expectedSize` cannot be a prefix of the data and is started over.
@@ -97,23 +99,37 @@ public final class PartialBlob {
     }
 
     /// Verifies the hash and, when it matches, moves the data into the store. The partial
-    /// file is gone afterwards either way.
+    /// file is gone afterwards either way. One fsync per call: to store many photos, verify
+    /// them and publish them together with `BlobStore.publish(_:)` (one sync for all).
     public func commit() throws -> Outcome {
+        guard try verify() else { return .mismatch }
+        if let error = BlobStore.publish([self])[0] { throw error }
+        return .stored
+    }
+
+    /// Checks the data against its hash and closes the file. False (and the partial file
+    /// deleted) when it does not match; when it does, `publish` makes it visible.
+    public func verify() throws -> Bool {
         guard fd >= 0 else { throw StoreError.invalid("the partial file of \(hash.prefix(12)) is closed") }
         guard SHA256Hasher.hex(hasher.finish()) == hash else {
             discard()
-            return .mismatch
-        }
-        guard fsync(fd) == 0 else {
-            throw StoreError.io(operation: "syncing", path: path, reason: BlobStore.errorText())
+            return false
         }
         close()
+        isVerified = true
+        return true
+    }
+
+    var storeRoot: String { store.root }
+
+    /// Moves verified, already durable data under its hash.
+    func rename() throws {
+        precondition(isVerified, "only verified data is published")
         try BlobStore.makeDirectory("\(store.root)/\(hash.prefix(2))")
         let final = store.path(for: hash)
-        guard rename(path, final) == 0 else {
+        guard Glibc.rename(path, final) == 0 else {
             throw StoreError.io(operation: "renaming into", path: final, reason: BlobStore.errorText())
         }
-        return .stored
     }
 
     /// Stops writing, keeping the partial file for a later resume.

@@ -8,7 +8,8 @@ import Testing
 /// library, with the bytes between them delivered in random pieces: the whole protocol,
 /// decoder included, without a socket or a thread.
 final class SessionLink {
-    final class Side {
+    /// Used from the test's thread only; Sendable so that effects can call back into it.
+    final class Side: @unchecked Sendable {
         let name: String
         var session: SyncSession
         let effects: StoreEffects
@@ -64,13 +65,18 @@ final class SessionLink {
         _ name: String, _ local: (Library, [SessionZone]), _ remote: Library, _ claims: DataClaims,
         _ configuration: SessionConfiguration, _ now: ContinuousClock.Instant
     ) -> Side {
+        // Published at once, on this thread: the link stays deterministic.
         let effects = StoreEffects(
-            library: local.0, remotePeer: remote.localPeer, claims: claims, onDataStored: { _, _ in })
+            library: local.0, remotePeer: remote.localPeer, claims: claims,
+            publish: { blob, done in done(BlobStore.publish([blob])[0]) }, deliver: { _ in },
+            onDataStored: { _, _ in })
         effects.zones = Dictionary(uniqueKeysWithValues: local.1.map { ($0.zone, $0) })
         let session = SyncSession(
             localPeer: local.0.localPeer, remotePeer: remote.localPeer, zones: local.1,
             configuration: configuration, now: now)
-        return Side(name: name, session: session, effects: effects)
+        let side = Side(name: name, session: session, effects: effects)
+        effects.deliver = { [weak side] event in side?.handle(event, now: now) }
+        return side
     }
 
     func start() {
