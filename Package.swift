@@ -30,7 +30,7 @@ let package = Package(
             dependencies: ["Store", "Replication", "ControlProtocol"]
         ),
         .executableTarget(name: "PeerShareCLI", dependencies: ["ControlProtocol"]),
-        .executableTarget(name: "Bench", dependencies: ["Store", "Replication"]),
+        .executableTarget(name: "Bench", dependencies: ["Store", "Replication", "CLinux"]),
         .testTarget(name: "StoreTests", dependencies: ["Store"]),
         .testTarget(name: "ReplicationTests", dependencies: ["Replication", "Store"]),
         .testTarget(

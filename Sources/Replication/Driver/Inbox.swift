@@ -57,6 +57,9 @@ final class Inbox: @unchecked Sendable {
             if closed { return nil }
             if !urgent.isEmpty { return urgent.removeFirst() }
             let event = events[head]
+            // Consumed slots are dropped in batches; release what this one holds right away
+            // (received bytes would otherwise stay resident until the next compaction).
+            events[head] = .bytes([])
             head += 1
             if head > 1_024 && head * 2 > events.count {
                 events.removeFirst(head)

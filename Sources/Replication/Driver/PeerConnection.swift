@@ -111,21 +111,16 @@ final class PeerConnection: @unchecked Sendable {
     }
 
     private func readLoop() {
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while true {
-            let result = buffer.withUnsafeMutableBytes { raw in
-                Result { () throws(TLSError) -> Int in try tls.read(into: raw) }
-            }
+            let result = Result { () throws(TLSError) -> [UInt8] in try readChunk() }
             switch result {
-            case .success(0):
+            case .success(let bytes) where bytes.isEmpty:
                 inbox.post(.transportEnded(nil))
                 return
-            case .success(let count):
-                bytesIn.add(count, ordering: .relaxed)
+            case .success(let bytes):
+                bytesIn.add(bytes.count, ordering: .relaxed)
                 status.withLock { $0.lastReceived = HybridLogicalClock.wallMilliseconds() }
-                // An exact-size copy: a read returns one TLS record (≤ 16 KiB), so handing over
-                // the 64 KiB buffer itself would queue mostly empty capacity.
-                guard inbox.postBytes(Array(buffer[0..<count])) else { return }
+                guard inbox.postBytes(bytes) else { return }
             case .failure(let error):
                 readerFailure.withLock {
                     $0 = error
@@ -137,6 +132,30 @@ final class PeerConnection: @unchecked Sendable {
             }
         }
     }
+
+    /// What has arrived, in a buffer of its own that is handed to the worker as it is: a bulk
+    /// transfer fills it (many records per read), so no copy is made. A short read is copied
+    /// to an exact-size array instead, so queued input never holds mostly empty capacity.
+    private func readChunk() throws(TLSError) -> [UInt8] {
+        var failure: TLSError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: Self.readChunkBytes) { raw, count in
+            do throws(TLSError) {
+                count = try tls.read(into: UnsafeMutableRawBufferPointer(raw))
+            } catch {
+                failure = error
+                count = 0
+            }
+        }
+        if let failure { throw failure }
+        return bytes.count >= Self.readChunkBytes / 4
+            ? bytes
+            : Array(unsafeUninitializedCapacity: bytes.count) {
+                raw, count in
+                count = raw.initialize(fromContentsOf: bytes)
+            }
+    }
+
+    static let readChunkBytes = 256 << 10
 
     private func workerLoop() {
         run(session.start(now: .now))

@@ -31,6 +31,18 @@ public struct FrameDecoder: Sendable {
         buffer.append(contentsOf: bytes)
     }
 
+    /// Appends received bytes; when nothing is buffered, takes the array as it is (a bulk
+    /// transfer's reads are then never copied into the decoder).
+    public mutating func feed(_ bytes: [UInt8]) {
+        if bufferedByteCount == 0 && failure == nil {
+            buffer = bytes
+            readIndex = 0
+            return
+        }
+        compactIfWorthIt()
+        buffer.append(contentsOf: bytes)
+    }
+
     /// Appends received bytes from a raw buffer (what a socket read fills).
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) {
         compactIfWorthIt()

@@ -77,4 +77,23 @@ import Testing
         #expect(inbox.take() == nil)
         #expect(inbox.postBytes([1]) == false)
     }
+
+    @Test func inboxLetsGoOfReceivedBytesOnceTaken() {
+        let inbox = Inbox(byteLimit: 1 << 20)
+        var bytes = [UInt8](repeating: 7, count: 4_096)
+        inbox.postBytes(bytes)
+        inbox.post(.tick)
+        guard case .bytes(let taken) = inbox.take() else {
+            Issue.record("expected the bytes first")
+            return
+        }
+        #expect(taken == bytes)
+        _ = consume taken
+        // Writing to a shared array copies it first: the same address means nothing else
+        // (the inbox) still holds it.
+        let before = bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        bytes[0] = 8
+        let after = bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        #expect(before == after, "the inbox still holds the taken bytes")
+    }
 }
