@@ -21,10 +21,10 @@ extension StoreEffects {
         }
     }
 
-    func write(_ hash: ContentHash, _ bytes: [UInt8]) -> [SessionEvent] {
+    func write(_ hash: ContentHash, _ bytes: ArraySlice<UInt8>) -> [SessionEvent] {
         guard let partial = partials[hash] else { return [.dataWriteFailed(hash, "no partial file is open")] }
         do {
-            try partial.blob.append(bytes)
+            try bytes.withUnsafeBytes { try partial.blob.append($0) }
             return []
         } catch {
             return [.dataWriteFailed(hash, "\(error)")]

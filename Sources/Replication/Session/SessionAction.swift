@@ -18,7 +18,7 @@ public enum SessionAction: Equatable, Sendable {
     case openPartial(DataItem)
     /// Append bytes to the open partial file of `hash`; report a failure with
     /// `dataWriteFailed`.
-    case writeData(ContentHash, [UInt8])
+    case writeData(ContentHash, ArraySlice<UInt8>)
     /// Verify and move the completed partial file into the store; answer with
     /// `dataFinished`.
     case finishData(ContentHash)

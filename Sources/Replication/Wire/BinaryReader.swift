@@ -55,6 +55,13 @@ public struct BinaryReader: Sendable {
         return Array(bytes[offset..<(offset + count)])
     }
 
+    /// Like `readFixed`, sharing the payload's storage instead of copying (bulk data).
+    public mutating func readSlice(_ count: Int, _ field: String) throws(WireError) -> ArraySlice<UInt8> {
+        try need(count, field)
+        defer { offset += count }
+        return bytes[offset..<(offset + count)]
+    }
+
     public mutating func readPeerID(_ field: String) throws(WireError) -> PeerID {
         PeerID(digest: try readFixed(32, field))!
     }
@@ -64,6 +71,15 @@ public struct BinaryReader: Sendable {
         let length = Int(try readUInt32(field + " length"))
         guard length <= maximum else { throw .fieldTooLarge(field: field, length: length, maximum: maximum) }
         return try readFixed(length, field)
+    }
+
+    /// Like `readLengthPrefixed`, sharing the payload's storage instead of copying.
+    public mutating func readLengthPrefixedSlice(_ field: String, maximum: Int) throws(WireError)
+        -> ArraySlice<UInt8>
+    {
+        let length = Int(try readUInt32(field + " length"))
+        guard length <= maximum else { throw .fieldTooLarge(field: field, length: length, maximum: maximum) }
+        return try readSlice(length, field)
     }
 
     /// A length-prefixed UTF-8 string of at most `maximumBytes` bytes.

@@ -81,6 +81,6 @@ import Testing
             return
         }
         #expect(refusal.reason == .unknown)
-        #expect(chunk.bytes == Array("shared bytes".utf8) && chunk.isFinal)
+        #expect(Array(chunk.bytes) == Array("shared bytes".utf8) && chunk.isFinal)
     }
 }

@@ -60,15 +60,21 @@ public struct DataChunk: WireMessage {
     public var hash: ContentHash
     public var offset: UInt64
     public var isFinal: Bool
-    public var bytes: [UInt8]
+    /// A view into the received frame's payload (the data is never copied on its way from
+    /// the socket to the partial file).
+    public var bytes: ArraySlice<UInt8>
 
     public var encodedSizeHint: Int { 45 + bytes.count }
 
-    public init(hash: ContentHash, offset: UInt64, isFinal: Bool, bytes: [UInt8]) {
+    public init(hash: ContentHash, offset: UInt64, isFinal: Bool, bytes: ArraySlice<UInt8>) {
         self.hash = hash
         self.offset = offset
         self.isFinal = isFinal
         self.bytes = bytes
+    }
+
+    public init(hash: ContentHash, offset: UInt64, isFinal: Bool, bytes: [UInt8]) {
+        self.init(hash: hash, offset: offset, isFinal: isFinal, bytes: bytes[...])
     }
 
     public func encode(into writer: inout BinaryWriter) {
@@ -82,7 +88,7 @@ public struct DataChunk: WireMessage {
         hash = try reader.readContentHash("hash")
         offset = try reader.readUInt64("offset")
         isFinal = try reader.readBool("final")
-        bytes = try reader.readLengthPrefixed("chunk", maximum: limits.maxChunkBytes)
+        bytes = try reader.readLengthPrefixedSlice("chunk", maximum: limits.maxChunkBytes)
     }
 }
 
