@@ -216,8 +216,8 @@ final class PeerConnection: @unchecked Sendable {
         }
     }
 
-    /// Small frames are gathered into one write; a large payload (photo data) is written
-    /// straight from its array after its header, saving a copy of every chunk.
+    /// Small frames are gathered into one write; a large payload or tail (photo data) is
+    /// written straight from its array after what precedes it, saving a copy of every chunk.
     private func write(_ frames: [Frame]) -> String? {
         var pending: [UInt8] = []
         var total = 0
@@ -228,22 +228,34 @@ final class PeerConnection: @unchecked Sendable {
                         "cannot send: \(WireError.frameTooLarge(length: frame.bodyLength, maximum: maximumFrameSize))"
                 }
                 total += WireLimits.frameHeaderSize + frame.bodyLength
-                if frame.payload.count < Self.directWriteThreshold {
+                if frame.bodyLength < Self.directWriteThreshold {
                     try? frame.encode(into: &pending, maximumFrameSize: maximumFrameSize)
                     continue
                 }
                 withUnsafeBytes(of: UInt32(frame.bodyLength).bigEndian) { pending.append(contentsOf: $0) }
                 pending.append(frame.type.rawValue)
-                try tls.write(pending)
-                pending.removeAll(keepingCapacity: true)
-                try tls.write(frame.payload)
+                for part in [frame.payload[...], frame.tail] where !part.isEmpty {
+                    if part.count < Self.directWriteThreshold {
+                        pending.append(contentsOf: part)
+                        continue
+                    }
+                    try flush(&pending)
+                    try part.withUnsafeBytes { raw in Result { () throws(TLSError) in try tls.write(raw) } }
+                        .get()
+                }
             }
-            if !pending.isEmpty { try tls.write(pending) }
+            try flush(&pending)
         } catch {
             return error.description
         }
         bytesOut.add(total, ordering: .relaxed)
         return nil
+    }
+
+    private func flush(_ pending: inout [UInt8]) throws(TLSError) {
+        guard !pending.isEmpty else { return }
+        try tls.write(pending)
+        pending.removeAll(keepingCapacity: true)
     }
 
     static let directWriteThreshold = 16 << 10

@@ -46,7 +46,7 @@ public struct JoinRequest: Equatable, Sendable {
         guard frame.type == .joinRequest else {
             throw .unexpectedMessage(type: frame.type.rawValue, expected: "join request")
         }
-        var reader = BinaryReader(frame.payload)
+        var reader = BinaryReader(frame.fullPayload)
         zone = try reader.readString("zone", maximumBytes: 64)
         token = try reader.readString("token", maximumBytes: 128)
         try reader.expectEnd(of: "join request")
@@ -77,7 +77,7 @@ public enum JoinResponse: Equatable, Sendable {
         guard frame.type == .joinResponse else {
             throw .unexpectedMessage(type: frame.type.rawValue, expected: "join response")
         }
-        var reader = BinaryReader(frame.payload)
+        var reader = BinaryReader(frame.fullPayload)
         switch try reader.readUInt8("join outcome") {
         case 1:
             let title = try reader.readString("title", maximumBytes: 4096)
@@ -121,7 +121,7 @@ public struct ZoneNotice: Equatable, Sendable {
         guard [.leaveNotice, .zoneRevoked, .membershipCheck].contains(frame.type) else {
             throw .unexpectedMessage(type: frame.type.rawValue, expected: "a zone notice")
         }
-        var reader = BinaryReader(frame.payload)
+        var reader = BinaryReader(frame.fullPayload)
         type = frame.type
         zone = try reader.readString("zone", maximumBytes: 64)
         reason = try reader.readString("reason", maximumBytes: 4096)

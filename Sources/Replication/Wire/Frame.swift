@@ -23,14 +23,29 @@ public struct MessageType: RawRepresentable, Hashable, Sendable, CustomStringCon
 public struct Frame: Equatable, Sendable {
     public var type: MessageType
     public var payload: [UInt8]
+    /// More payload after `payload`, kept apart so bulk data (a photo chunk read from disk)
+    /// is written to the connection from where it lies instead of copied behind the
+    /// message's other fields. Frames received have none.
+    public var tail: ArraySlice<UInt8>
 
-    public init(type: MessageType, payload: [UInt8]) {
+    public init(type: MessageType, payload: [UInt8], tail: ArraySlice<UInt8> = []) {
         self.type = type
         self.payload = payload
+        self.tail = tail
     }
 
+    /// The whole payload, tail included, for reading (copied only when there is a tail,
+    /// which frames from the wire never have).
+    public var fullPayload: [UInt8] { tail.isEmpty ? payload : payload + tail }
+
     /// Body length as written in the header: type byte plus payload.
-    public var bodyLength: Int { 1 + payload.count }
+    public var bodyLength: Int { 1 + payload.count + tail.count }
+
+    /// Frames are equal when they would be written as the same bytes.
+    public static func == (lhs: Frame, rhs: Frame) -> Bool {
+        lhs.type == rhs.type && lhs.bodyLength == rhs.bodyLength
+            && (lhs.payload + lhs.tail).elementsEqual(rhs.payload + rhs.tail)
+    }
 
     /// The frame's bytes, header included. Refuses a frame the receiver would refuse.
     public func encoded(maximumFrameSize: Int = WireLimits.defaultMaximumFrameSize) throws(WireError)
@@ -53,5 +68,6 @@ public struct Frame: Equatable, Sendable {
         withUnsafeBytes(of: UInt32(length).bigEndian) { output.append(contentsOf: $0) }
         output.append(type.rawValue)
         output.append(contentsOf: payload)
+        output.append(contentsOf: tail)
     }
 }

@@ -69,6 +69,6 @@ public struct Hello: Equatable, Sendable {
         guard frame.type == .hello else {
             throw .unexpectedMessage(type: frame.type.rawValue, expected: "hello")
         }
-        try self.init(payload: frame.payload)
+        try self.init(payload: frame.fullPayload)
     }
 }

@@ -78,10 +78,22 @@ public struct DataChunk: WireMessage {
     }
 
     public func encode(into writer: inout BinaryWriter) {
+        writeFields(into: &writer)
+        writer.writeFixed(bytes)
+    }
+
+    /// The fields before the data; the data goes as the frame's tail, not copied.
+    public func frame() -> Frame {
+        var writer = BinaryWriter(capacity: 45)
+        writeFields(into: &writer)
+        return Frame(type: Self.type, payload: writer.bytes, tail: bytes)
+    }
+
+    private func writeFields(into writer: inout BinaryWriter) {
         writer.write(hash)
         writer.write(offset)
         writer.write(isFinal)
-        writer.writeLengthPrefixed(bytes)
+        writer.write(UInt32(bytes.count))
     }
 
     public init(reading reader: inout BinaryReader, limits: MessageLimits) throws(WireError) {

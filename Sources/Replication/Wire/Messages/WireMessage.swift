@@ -11,6 +11,8 @@ public protocol WireMessage: Equatable, Sendable {
     init(reading reader: inout BinaryReader, limits: MessageLimits) throws(WireError)
     /// About how many bytes the payload takes, so encoding allocates once.
     var encodedSizeHint: Int { get }
+    /// The message as one frame.
+    func frame() -> Frame
 }
 
 extension WireMessage {
@@ -28,7 +30,7 @@ extension WireMessage {
         guard frame.type == Self.type else {
             throw .unexpectedMessage(type: frame.type.rawValue, expected: Self.name)
         }
-        var reader = BinaryReader(frame.payload)
+        var reader = BinaryReader(frame.fullPayload)
         try self.init(reading: &reader, limits: limits)
         try reader.expectEnd(of: Self.name)
     }
