@@ -28,6 +28,11 @@ final class PeerConnection: @unchecked Sendable {
     private(set) var isGuest = false
     let logger: ReplicationLogger
     private let inbox: Inbox
+    /// Change sets being applied, off the worker, in order; drained before the connection
+    /// reports its end (the library may be closed right after).
+    private let storeWork = JobThread<@Sendable () -> Void> { jobs in
+        for job in jobs { job() }
+    }
     private weak var owner: (any ConnectionOwner)?
     private let maximumFrameSize: Int
 
@@ -67,6 +72,7 @@ final class PeerConnection: @unchecked Sendable {
         effects = StoreEffects(
             library: library, remotePeer: tls.remotePeerID, claims: claims,
             publish: { committer.submit($0, then: $1) }, deliver: { inbox.post($0) },
+            background: { [storeWork] job in storeWork.submit(job) },
             onDataStored: { [weak owner] store, hash in owner?.dataStored(store, hash) })
         effects.zones = Dictionary(zones.map { ($0.zone, $0) }, uniquingKeysWith: { first, _ in first })
         status = Mutex(ConnectionStatus(zones: Set(zones.map(\.zone))))
@@ -164,6 +170,7 @@ final class PeerConnection: @unchecked Sendable {
     }
 
     private func finishUp() {
+        storeWork.waitUntilIdle()
         effects.tearDown()
         let reason = closeReason ?? .transport("the connection was closed here")
         status.withLock { $0.ended = true }

@@ -15,8 +15,12 @@ final class StoreEffects {
     let onDataStored: @Sendable (StoreKind, ContentHash) -> Void
     /// Makes verified photo data durable and visible, then calls back (on any thread).
     let publish: @Sendable (PartialBlob, @escaping @Sendable (StoreError?) -> Void) -> Void
-    /// Hands an event that completes later (published data) back to the session.
+    /// Hands an event that completes later (published data, applied changes) back to the
+    /// session.
     var deliver: @Sendable (SessionEvent) -> Void
+    /// Runs store work off the connection's thread, in submission order: applying a change
+    /// set then overlaps with receiving photo data.
+    let background: @Sendable (@escaping @Sendable () -> Void) -> Void
     /// The zones replicated with the peer, as last given to the session.
     var zones: [String: SessionZone] = [:] {
         didSet { closeServedFile() }
@@ -31,6 +35,7 @@ final class StoreEffects {
         library: Library, remotePeer: PeerID, claims: DataClaims,
         publish: @escaping @Sendable (PartialBlob, @escaping @Sendable (StoreError?) -> Void) -> Void,
         deliver: @escaping @Sendable (SessionEvent) -> Void,
+        background: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
         onDataStored: @escaping @Sendable (StoreKind, ContentHash) -> Void
     ) {
         self.library = library
@@ -38,6 +43,7 @@ final class StoreEffects {
         self.claims = claims
         self.publish = publish
         self.deliver = deliver
+        self.background = background
         self.onDataStored = onDataStored
     }
 
@@ -46,7 +52,12 @@ final class StoreEffects {
         switch action {
         case .prepareChanges(let zone, let since, let batchSize, let generation):
             return [.changesPrepared(zone: zone, generation: generation, prepare(zone, since, batchSize))]
-        case .apply(let set): return apply(set)
+        case .apply(let set):
+            let (store, peer, deliver) = (store(ofZone: set.zone), remotePeer, self.deliver)
+            background {
+                for event in Self.apply(set, to: store, from: peer) { deliver(event) }
+            }
+            return []
         case .openPartial(let item): return [.partialOpened(item.hash, openPartial(item))]
         case .writeData(let hash, let bytes): return write(hash, bytes)
         case .finishData(let hash): return finish(hash)
@@ -86,11 +97,12 @@ final class StoreEffects {
         }
     }
 
-    private func apply(_ set: ChangeSet) -> [SessionEvent] {
-        guard let store = store(ofZone: set.zone) else { return [.applied(zone: set.zone, .unknownZone)] }
+    private static func apply(_ set: ChangeSet, to store: LibraryStore?, from peer: PeerID) -> [SessionEvent]
+    {
+        guard let store else { return [.applied(zone: set.zone, .unknownZone)] }
         let outcome: ApplyOutcome
         do {
-            let report = try store.apply(set, from: remotePeer)
+            let report = try store.apply(set, from: peer)
             outcome = .applied(
                 refused: report.refused.map(\.description), clock: try store.clock(of: set.zone))
         } catch SyncError.notReady(_, let have, _) {
@@ -105,7 +117,7 @@ final class StoreEffects {
     }
 
     /// Photo data a set brought references to and the store lacks.
-    private func missingData(in set: ChangeSet, store: LibraryStore) -> [DataItem] {
+    private static func missingData(in set: ChangeSet, store: LibraryStore) -> [DataItem] {
         var items: [DataItem] = []
         for object in set.objects where object.entity == .photo {
             var hash: ContentHash?
