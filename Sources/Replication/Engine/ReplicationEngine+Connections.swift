@@ -205,14 +205,16 @@ extension ReplicationEngine: ConnectionOwner {
         }
     }
 
-    /// Photo data reached a store: every connection stops wanting it, and peers that asked
-    /// for it earlier are told.
+    /// A sharing message (join, leave, membership check): answered by the daemon's handler,
+    /// then membership is refreshed, as the message may have changed it.
     func connection(_ connection: PeerConnection, sharing frame: Frame) -> [Frame] {
         let replies = configuration.onSharingFrame(frame, connection.peer)
         IOThread.detach { [weak self] in self?.refreshMembership() }
         return replies
     }
 
+    /// Photo data reached a store: every connection stops wanting it, and peers that asked
+    /// for it earlier are told.
     func dataStored(_ store: StoreKind, _ hash: ContentHash) {
         let connections = state.withLock { Array($0.connections.values) }
         for connection in connections { connection.post(.dataArrived(hash)) }

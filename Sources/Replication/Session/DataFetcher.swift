@@ -231,7 +231,8 @@ struct DataFetcher: Sendable {
 
     /// The data reached the store by another way: stop wanting it.
     mutating func arrived(_ hash: ContentHash) {
-        guard active[hash] == nil else { return }
+        // Usually the fetch that just finished here (no longer known): nothing to scan for.
+        guard active[hash] == nil, known.contains(hash) else { return }
         queue.removeAll { $0.hash == hash }
         deferred[hash] = nil
         known.remove(hash)
