@@ -125,10 +125,12 @@ struct ReplicationBench {
             rows.count(entry.changes.count { $0.entity == "photo" && $0.type == .insert })
         }
         let start = monotonicSeconds()
+        let cpuBefore = processCPUSeconds()
         let seconds = try measure {
             try pair.connect(zone: zone)
             pair.waitInSync()
         }
+        let cpu = processCPUSeconds() - cpuBefore
         let metadata = rows.last(ofTotal: photos.count).map { $0 - start } ?? .nan
         let disk = try FileWriteLimit(directory: directory + "/initial", count: 1_000, size: 100_000)
             .seconds()
@@ -136,6 +138,9 @@ struct ReplicationBench {
             BenchResult(name: "initial sync, 1,000 × 100 KB", unit: "s", value: seconds, target: "≤ 0.5 s"),
             BenchResult(
                 name: "initial sync: all 1,000 photo rows applied", unit: "s", value: metadata, target: "-"),
+            BenchResult(
+                name: "initial sync: CPU time of both peers (user + system)", unit: "s", value: cpu,
+                target: "-"),
             BenchResult(
                 name: "1,000 × 100 KB written as files + one syncfs, same directory", unit: "s", value: disk,
                 target: "physical limit"),
