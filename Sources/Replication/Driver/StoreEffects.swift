@@ -112,8 +112,10 @@ final class StoreEffects {
         } catch {
             return [.applied(zone: set.zone, .failed("\(error)"))]
         }
+        // The data wanted first: delivered separately, the session would otherwise look idle
+        // (in sync) for a moment between the two, with the photos' data still missing.
         let wanted = missingData(in: set, store: store)
-        return [.applied(zone: set.zone, outcome)] + (wanted.isEmpty ? [] : [.dataWanted(wanted)])
+        return (wanted.isEmpty ? [] : [.dataWanted(wanted)]) + [.applied(zone: set.zone, outcome)]
     }
 
     /// Photo data a set brought references to and the store lacks.
