@@ -43,6 +43,9 @@ final class PeerConnection: @unchecked Sendable {
 
     let status: Mutex<ConnectionStatus>
     let bytesIn = Atomic<Int>(0)
+    /// Wall-clock milliseconds of the last bytes received (0: none yet). An atomic, not part of
+    /// `status`: the reader sets it per read and must not contend with the worker for a lock.
+    let lastReceivedAt = Atomic<UInt64>(0)
     let bytesOut = Atomic<Int>(0)
     /// How the reader ended, for a clearer reason when a write fails first.
     private let readerFailure = Guarded<TLSError?>(nil)
@@ -81,6 +84,12 @@ final class PeerConnection: @unchecked Sendable {
     }
 
     var dialedByLocal: Bool { dialer == localPeer }
+
+    /// Wall-clock milliseconds of the last bytes received, if any.
+    var lastReceived: UInt64? {
+        let value = lastReceivedAt.load(ordering: .relaxed)
+        return value == 0 ? nil : value
+    }
 
     /// Starts the reader and worker threads.
     func start() {
@@ -125,7 +134,7 @@ final class PeerConnection: @unchecked Sendable {
                 return
             case .success(let bytes):
                 bytesIn.add(bytes.count, ordering: .relaxed)
-                status.withLock { $0.lastReceived = HybridLogicalClock.wallMilliseconds() }
+                lastReceivedAt.store(HybridLogicalClock.wallMilliseconds(), ordering: .relaxed)
                 guard inbox.postBytes(bytes) else { return }
             case .failure(let error):
                 readerFailure.withLock {
@@ -190,23 +199,37 @@ final class PeerConnection: @unchecked Sendable {
         publish()
     }
 
-    /// Carries out actions in order; results of an action are handled before the next one.
+    /// Carries out actions in order; the events they result in are handled after the whole
+    /// list, in order, as if they had come through the inbox. (Handled at once, an event's
+    /// own sends — new data requests, say — would go out before sends already decided,
+    /// breaking the order the peer answers in.)
     private func run(_ actions: [SessionAction]) {
-        var stack = Array(actions.reversed())
-        while let action = stack.popLast() {
-            var results: [SessionEvent] = []
+        var results: [SessionEvent] = []
+        carryOut(actions, into: &results)
+        var next = 0
+        while next < results.count {
+            let event = results[next]
+            next += 1
+            carryOut(session.handle(event, now: .now), into: &results)
+        }
+    }
+
+    private func carryOut(_ actions: [SessionAction], into results: inout [SessionEvent]) {
+        for action in actions {
             switch action {
             case .send(let frames):
-                if let failure = write(frames) { results = [.transportEnded(explain(writeFailure: failure))] }
+                if let failure = write(frames) {
+                    results.append(.transportEnded(explain(writeFailure: failure)))
+                }
             case .established(let agreement):
                 isGuest = agreement.remoteCapabilities.contains(.joining)
                 if let (code, reason) = owner?.connectionEstablished(self) {
-                    results = [.closeRequested(code, reason)]
+                    results.append(.closeRequested(code, reason))
                 }
             case .sharing(let frame):
                 let replies = owner?.connection(self, sharing: frame) ?? []
                 if !replies.isEmpty, let failure = write(replies) {
-                    results = [.transportEnded(explain(writeFailure: failure))]
+                    results.append(.transportEnded(explain(writeFailure: failure)))
                 }
             case .notify(let notice):
                 owner?.connection(self, noticed: notice)
@@ -215,10 +238,7 @@ final class PeerConnection: @unchecked Sendable {
             case .close(let reason):
                 closeReason = reason
             default:
-                results = effects.perform(action) ?? []
-            }
-            for event in results {
-                stack.append(contentsOf: session.handle(event, now: .now).reversed())
+                results.append(contentsOf: effects.perform(action) ?? [])
             }
         }
     }
@@ -304,7 +324,5 @@ struct ConnectionStatus: Sendable {
     var announced = false
     var pendingData = 0
     var remoteClocks: [String: VectorClock?] = [:]
-    /// Wall-clock milliseconds of the last bytes received.
-    var lastReceived: UInt64?
     var ended = false
 }

@@ -154,7 +154,7 @@ extension ReplicationEngine: ConnectionOwner {
     func connectionEnded(_ connection: PeerConnection, reason: SessionCloseReason) {
         let peer = connection.peer
         let worked = connection.status.withLock { $0.announced }
-        let lastSeen = connection.status.withLock { $0.lastReceived }
+        let lastSeen = connection.lastReceived
         let unit = Double.random(in: 0...1)
         let wasCurrent = state.withLock { state -> Bool in
             state.connections[connection.id] = nil

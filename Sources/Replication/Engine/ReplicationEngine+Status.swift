@@ -30,7 +30,7 @@ extension ReplicationEngine {
             )
         }
         var lastSeen = record.lastSeen
-        if let seen = live?.0.lastReceived { lastSeen = max(lastSeen ?? 0, seen) }
+        if let seen = current?.lastReceived { lastSeen = max(lastSeen ?? 0, seen) }
         return PeerStatus(
             peer: peer, address: state.addresses[peer], connected: current != nil,
             paused: state.isPaused(peer),

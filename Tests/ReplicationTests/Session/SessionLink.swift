@@ -23,8 +23,17 @@ final class SessionLink {
             self.effects = effects
         }
 
+        /// Events the effects result in or deliver later (published data, applied changes),
+        /// handled once the current event's actions are all done — as a connection does.
+        var deferred: [SessionEvent] = []
+        private var depth = 0
+
         func handle(_ event: SessionEvent, now: ContinuousClock.Instant) {
+            depth += 1
             run(session.handle(event, now: now), now: now)
+            depth -= 1
+            guard depth == 0 else { return }
+            while !deferred.isEmpty { handle(deferred.removeFirst(), now: now) }
         }
 
         func run(_ actions: [SessionAction], now: ContinuousClock.Instant) {
@@ -36,7 +45,8 @@ final class SessionLink {
                 case .notify(let notice): notices.append(notice)
                 case .log, .established: break
                 default:
-                    for event in effects.perform(action) ?? [] { handle(event, now: now) }
+                    // Handled after the current list, as the connection does.
+                    deferred.append(contentsOf: effects.perform(action) ?? [])
                 }
             }
         }
@@ -76,7 +86,7 @@ final class SessionLink {
             localPeer: local.0.localPeer, remotePeer: remote.localPeer, zones: local.1,
             configuration: configuration, now: now)
         let side = Side(name: name, session: session, effects: effects)
-        effects.deliver = { [weak side] event in side?.handle(event, now: now) }
+        effects.deliver = { [weak side] event in side?.deferred.append(event) }
         return side
     }
 
