@@ -47,10 +47,15 @@ final class Transaction {
             throw StoreError.invalid("malformed \(entity.name) ID \(id)")
         }
         var mask: UInt32 = 0
-        var bindings: [any SQLBindable] = [id, zone] + derived.map(\.value)
-        bindings.reserveCapacity(values.count + 2)
+        var bindings: [SQLValue] = []
+        bindings.reserveCapacity(values.count + derived.count + 2)
+        bindings.append(.text(id))
+        bindings.append(.text(zone))
+        for column in derived { bindings.append(column.value) }
         var deletes = false
-        for (code, value, _) in values.sorted(by: { $0.0 < $1.0 }) {
+        let inOrder = zip(values, values.dropFirst()).allSatisfy { $0.0.0 <= $0.1.0 }
+        let ordered = inOrder ? values : values.sorted(by: { $0.0 < $1.0 })
+        for (code, value, _) in ordered {
             guard entity.column(for: code) != nil else {
                 throw StoreError.invalid("field \(code) does not exist on a \(entity.name)")
             }
@@ -60,15 +65,26 @@ final class Transaction {
                 deletes = true
             }
         }
-        try db.run(Self.upsertSQL(entity, mask), values: bindings)
-        var stampBindings: [any SQLBindable] = []
+        try db.run(Self.upsertSQL(entity, mask), sqlValues: bindings)
+        var stampBindings: [SQLValue] = []
         stampBindings.reserveCapacity(values.count * 6)
+        var lastPeer: (PeerID, Int64)?
         for (code, _, stamp) in values {
-            stampBindings += [
-                Int(entity.rawValue), id, Int(code), zone, try store.index(of: stamp.peer), stamp.hlc,
-            ]
+            let peer: Int64
+            if let (known, index) = lastPeer, known == stamp.peer {
+                peer = index
+            } else {
+                peer = try store.index(of: stamp.peer)
+                lastPeer = (stamp.peer, peer)
+            }
+            stampBindings.append(.integer(Int64(entity.rawValue)))
+            stampBindings.append(.text(id))
+            stampBindings.append(.integer(Int64(code)))
+            stampBindings.append(.text(zone))
+            stampBindings.append(.integer(peer))
+            stampBindings.append(stamp.hlc.sqlValue)
         }
-        try db.run(Self.stampsSQL(rows: values.count), values: stampBindings)
+        try db.run(Self.stampsSQL(rows: values.count), sqlValues: stampBindings)
         if deletes && entity == .photo {
             // The sample deletes a photo's thumbnail with it; only the tombstone stays.
             try db.run("UPDATE photos SET thumbnail = NULL WHERE id = ?", id)
@@ -130,10 +146,21 @@ final class Transaction {
         let timestamp = Int64(HybridLogicalClock.physical(of: stamp.hlc))
         try db.run("INSERT INTO history (author, timestamp) VALUES (?, ?)", author.description, timestamp)
         let token = db.lastInsertRowID
-        for change in changes {
-            try db.run(
-                "INSERT INTO history_changes (token, entity, object, zone, type) VALUES (?, ?, ?, ?, ?)",
-                token, change.entity, change.id, change.zone, change.type.rawValue)
+        // Many rows per statement: one statement execution per change was a tenth of an apply.
+        var start = 0
+        while start < changes.count {
+            let chunk = changes[start..<min(start + Self.historyRowsPerStatement, changes.count)]
+            var bindings: [SQLValue] = []
+            bindings.reserveCapacity(chunk.count * 5)
+            for change in chunk {
+                bindings.append(.integer(token))
+                bindings.append(.text(change.entity))
+                bindings.append(.text(change.id))
+                bindings.append(.text(change.zone))
+                bindings.append(.text(change.type.rawValue))
+            }
+            try db.run(Self.historySQL(rows: chunk.count), sqlValues: bindings)
+            start += chunk.count
         }
         return HistoryEntry(
             token: token, author: author.description, store: store.kind, timestamp: timestamp,
@@ -144,9 +171,8 @@ final class Transaction {
     private static func stampsSQL(rows: Int) -> String {
         upsertLock.withLock {
             if let sql = stampUpserts[rows] { return sql }
-            let tuples = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
             let sql = """
-                INSERT INTO stamps (entity, object, field, zone, peer, hlc) VALUES \(tuples)
+                INSERT INTO stamps (entity, object, field, zone, peer, hlc) VALUES \(tuples(rows, of: 6))
                 ON CONFLICT (entity, object, field)
                 DO UPDATE SET zone = excluded.zone, peer = excluded.peer, hlc = excluded.hlc
                 """
@@ -155,7 +181,28 @@ final class Transaction {
         }
     }
 
+    /// History rows written by one statement (5 parameters each, far below SQLite's limit).
+    private static let historyRowsPerStatement = 100
+
+    /// One statement inserting `rows` history changes.
+    private static func historySQL(rows: Int) -> String {
+        upsertLock.withLock {
+            if let sql = historyInserts[rows] { return sql }
+            let sql =
+                "INSERT INTO history_changes (token, entity, object, zone, type) VALUES \(tuples(rows, of: 5))"
+            historyInserts[rows] = sql
+            return sql
+        }
+    }
+
+    /// `(?, ?), (?, ?)` for `rows` rows of `columns` parameters.
+    private static func tuples(_ rows: Int, of columns: Int) -> String {
+        let tuple = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+        return Array(repeating: tuple, count: rows).joined(separator: ", ")
+    }
+
     nonisolated(unsafe) private static var stampUpserts: [Int: String] = [:]
+    nonisolated(unsafe) private static var historyInserts: [Int: String] = [:]
     nonisolated(unsafe) private static var upserts: [UInt64: String] = [:]
     private static let upsertLock = Lock()
 
