@@ -19,16 +19,17 @@ extension LibraryStore {
     }
 
     /// Every tag's winner in `zone`, in one statement that writes only the rows whose
-    /// winner changes.
+    /// winner changes (each tag's winner is looked up once, then compared with the stored one).
     func recomputeAllWinners(zone: String) throws {
         try db.run(
             """
-            UPDATE tags SET winner = computed.winner FROM (
-                SELECT t.id AS id, CASE WHEN t.deleted = 1 THEN NULL ELSE (
+            WITH computed AS MATERIALIZED (
+                SELECT t.rowid AS row, t.winner AS old, CASE WHEN t.deleted = 1 THEN NULL ELSE (
                     SELECT w.id FROM tags w WHERE w.zone = t.zone AND w.name = t.name AND w.deleted = 0 AND w.uuid IS NOT NULL
                     ORDER BY w.uuid, w.id LIMIT 1) END AS winner
-                FROM tags t WHERE t.zone = ?) AS computed
-            WHERE tags.id = computed.id AND tags.winner IS NOT computed.winner
+                FROM tags t WHERE t.zone = ?)
+            UPDATE tags SET winner = computed.winner FROM computed
+            WHERE tags.rowid = computed.row AND computed.old IS NOT computed.winner
             """, zone)
     }
 
@@ -66,14 +67,12 @@ extension LibraryStore {
         try db.run(
             """
             INSERT OR IGNORE INTO dedup_links (photo, tag, existed)
-            SELECT pt.photo_id, t.winner,
-                   EXISTS (SELECT 1 FROM photo_tags x WHERE x.id = pt.photo_id || '/' || t.winner)
+            SELECT pt.photo_id, t.winner, x.id IS NOT NULL
             FROM tags t
             JOIN photo_tags pt ON pt.tag_id = t.id AND pt.linked = 1
             JOIN photos p ON p.id = pt.photo_id AND p.deleted = 0
-            WHERE t.zone = ? AND t.deleted = 2 AND t.winner IS NOT NULL
-              AND NOT EXISTS (SELECT 1 FROM photo_tags x
-                              WHERE x.photo_id = pt.photo_id AND x.tag_id = t.winner AND x.linked = 1)
+            LEFT JOIN photo_tags x ON x.id = pt.photo_id || '/' || t.winner
+            WHERE t.zone = ? AND t.deleted = 2 AND t.winner IS NOT NULL AND x.linked IS NOT 1
             """, zone)
         let links = try db.query("SELECT photo || '/' || tag, existed FROM dedup_links") {
             ($0.string(0), $0.bool(1))
