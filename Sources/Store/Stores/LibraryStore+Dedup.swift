@@ -62,7 +62,7 @@ extension LibraryStore {
                 ON CONFLICT (entity, object, field)
                 DO UPDATE SET zone = excluded.zone, peer = excluded.peer, hlc = excluded.hlc
                 """, Int(Entity.tag.rawValue), Int(Entity.deletedField), zone, me, hlc)
-            for id in losers { tx.record(.tag, id, zone: zone, .delete) }
+            tx.record(.tag, losers.map { ($0, .delete) }, zone: zone)
         }
         try db.run(
             """
@@ -91,7 +91,7 @@ extension LibraryStore {
                 ON CONFLICT (entity, object, field)
                 DO UPDATE SET zone = excluded.zone, peer = excluded.peer, hlc = excluded.hlc
                 """, Int(Entity.link.rawValue), Int(LinkField.linked), zone, me, hlc)
-            for (id, existed) in links { tx.record(.link, id, zone: zone, existed ? .update : .insert) }
+            tx.record(.link, links.map { ($0.0, $0.1 ? .update : .insert) }, zone: zone)
         }
         if !losers.isEmpty || !links.isEmpty { tx.markLocalChange(in: zone) }
         return losers.count + links.count

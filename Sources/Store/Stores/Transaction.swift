@@ -7,6 +7,8 @@ final class Transaction {
     let stamp: Stamp
     private var changes: [HistoryChange] = []
     private var changeIndex: [ObjectKey: Int] = [:]
+    /// Whether `changes` holds entries appended in bulk that `changeIndex` lacks.
+    private var changeIndexIsStale = false
     private var localZones: Set<String> = []
     private var touchedTagNames: [String: Set<String>] = [:]
 
@@ -105,6 +107,7 @@ final class Transaction {
 
     /// Records a change for history (writes do it themselves; purges call it directly).
     func record(_ entity: Entity, _ id: String, zone: String, _ type: ChangeType) {
+        indexPendingChanges()
         let key = ObjectKey(entity: entity, id: id)
         if let i = changeIndex[key] {
             let old = changes[i]
@@ -113,6 +116,36 @@ final class Transaction {
         } else {
             changeIndex[key] = changes.count
             changes.append(HistoryChange(entity: entity.name, id: id, zone: zone, type: type))
+        }
+    }
+
+    /// Records changes of distinct objects written in bulk SQL. When the transaction has
+    /// recorded no object of this entity yet, they cannot merge with earlier changes and are
+    /// appended as they are; the index is rebuilt only if another change is recorded after
+    /// them (deduplication records 100,000 objects this way).
+    func record(_ entity: Entity, _ objects: [(id: String, type: ChangeType)], zone: String) {
+        let name = entity.name
+        guard !changes.contains(where: { $0.entity == name }) else {
+            for object in objects { record(entity, object.id, zone: zone, object.type) }
+            return
+        }
+        changes.reserveCapacity(changes.count + objects.count)
+        for object in objects {
+            changes.append(HistoryChange(entity: name, id: object.id, zone: zone, type: object.type))
+        }
+        changeIndexIsStale = !objects.isEmpty || changeIndexIsStale
+    }
+
+    /// Rebuilds the index of recorded changes after bulk `record` calls, so a later change of
+    /// the same object merges with them.
+    private func indexPendingChanges() {
+        guard changeIndexIsStale else { return }
+        changeIndexIsStale = false
+        let entities = Dictionary(uniqueKeysWithValues: Entity.allCases.map { ($0.name, $0) })
+        for (i, change) in changes.enumerated() {
+            if let entity = entities[change.entity] {
+                changeIndex[ObjectKey(entity: entity, id: change.id)] = i
+            }
         }
     }
 
