@@ -162,6 +162,9 @@ final class Transaction {
     /// Zones whose tags changed in this transaction.
     var zonesWithTouchedTags: [String] { Array(touchedTagNames.keys) }
 
+    /// The tag names touched in this transaction, by zone.
+    var touchedTags: [String: Set<String>] { touchedTagNames }
+
     /// Settles derived state and history; returns the history entry if anything changed.
     func finish() throws -> HistoryEntry? {
         for (zone, names) in touchedTagNames {
