@@ -97,6 +97,43 @@ import Testing
         #expect(try reader.shared.clock(of: pair.zone)[pair.owner.peer] > 0)
     }
 
+    @Test func theFullPassRepairsStaleWinnersThenMergesAndRelinks() throws {
+        let pair = try SharedPair(permission: .readOnly)
+        let writer = try pair.addParticipant(permission: .readWrite)
+        let reader = pair.participant.shared
+        let second = try pair.addSharedPhoto("second.jpg")
+        try sync(pair.zone, from: pair.owner.priv, to: writer.shared)
+        let a = try pair.owner.priv.tag(photo: pair.photo, name: "sunset")
+        let b = try writer.shared.tag(photo: second, name: "sunset")
+        let (winner, loser) = a.uuid < b.uuid ? (a, b) : (b, a)
+        try sync(pair.zone, from: pair.owner.priv, to: reader)
+        try sync(pair.zone, from: writer.shared, to: reader)
+        #expect(try Self.liveRows(reader, zone: pair.zone, name: "sunset") == 2)
+        // Every derived winner lost: the full pass recomputes them, then cleans up.
+        try reader.write(author: .local) { _ in try reader.db.run("UPDATE tags SET winner = NULL") }
+        let before = try reader.lastHistoryToken()
+        #expect(try reader.deduplicateAll(zone: pair.zone) == 2)
+        #expect(try Self.liveRows(reader, zone: pair.zone, name: "sunset") == 1)
+        #expect(try Self.summary(reader, zone: pair.zone, name: "sunset") == ["\(winner.uuid)=2"])
+        let winners = try reader.read {
+            try reader.db.query("SELECT id, winner FROM tags WHERE name = 'sunset' ORDER BY id") {
+                [$0.string(0), $0.optionalString(1) ?? "-"]
+            }
+        }
+        #expect(winners == [[a.id, winner.id], [b.id, winner.id]].sorted { $0[0] < $1[0] })
+        let entry = try #require(try reader.history(since: before).last)
+        #expect(entry.author == "dedup")
+        #expect(
+            entry.changes.map { "\($0.entity) \($0.id) \($0.type)" }.sorted() == [
+                "photo_tag \(LibraryStore.linkID(photo: loser == a ? pair.photo : second, tag: winner.id)) insert",
+                "tag \(loser.id) delete",
+            ])
+        #expect(try reader.deduplicateAll(zone: pair.zone) == 0)
+        // The owner's own cleanup reaches the same content.
+        try sync(pair.zone, from: writer.shared, to: pair.owner.priv)
+        #expect(try reader.canonicalDump(zone: pair.zone) == pair.owner.priv.canonicalDump(zone: pair.zone))
+    }
+
     @Test func aDuplicateMadeByCopyingATagIntoAShareIsMergedWhenTheOriginalFollows() throws {
         // Sharing one of two photos copies their tag (same UUID, new ID); adding the other
         // photo moves the original in: two same-name tags in the share, which end as one.

@@ -95,6 +95,15 @@ public final class Database: @unchecked Sendable {
         sqlite3_reset(stmt.handle)
     }
 
+    /// Runs one statement with plain values, ignoring any rows: the hot path of writes, which
+    /// builds its values without boxing each one in an existential.
+    public func run(_ sql: String, sqlValues: [SQLValue]) throws(DatabaseError) {
+        let stmt = try statement(sql)
+        try stmt.bind(sqlValues: sqlValues)
+        while try stmt.step() {}
+        sqlite3_reset(stmt.handle)
+    }
+
     /// Calls `body` for every row of the query.
     public func forEach(
         _ sql: String, _ values: any SQLBindable..., body: (Row) throws -> Void

@@ -32,6 +32,15 @@ public final class Statement {
         }
     }
 
+    /// Resets the statement and binds `values` to parameters 1…n.
+    func bind(sqlValues values: [SQLValue]) throws(DatabaseError) {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: Int32(offset + 1))
+        }
+    }
+
     private func bind(_ value: SQLValue, at index: Int32) throws(DatabaseError) {
         let rc: Int32
         switch value {

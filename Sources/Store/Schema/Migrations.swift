@@ -3,7 +3,7 @@
 /// A released migration is never edited: a change to the schema is a new entry at the end,
 /// so a store written by any earlier version opens and upgrades in place.
 enum Migrations {
-    static let all: [String] = [v1, v2, v3]
+    static let all: [String] = [v1, v2, v3, v4]
 
     /// Brings `db` to the latest version, each migration in its own transaction.
     static func migrate(_ db: Database) throws {
@@ -39,6 +39,14 @@ enum Migrations {
     static let v3 = """
         ALTER TABLE zones ADD COLUMN address TEXT;
         ALTER TABLE departures ADD COLUMN address TEXT;
+        """
+
+    /// Tags by name without their tombstone: merging a tag (`deleted` 0 → 2) no longer moves
+    /// its entry in the index, so deduplication rewrites only the rows themselves. Candidate
+    /// winners are found in the same (zone, name, uuid, id) order, live ones checked on the row.
+    static let v4 = """
+        DROP INDEX tags_by_name;
+        CREATE INDEX tags_by_zone_name ON tags (zone, name, uuid, id);
         """
 
     static let v1 = """

@@ -31,6 +31,7 @@ extension LibraryStore {
                         report.stale += stale + object.fields.count - own.fields.count
                         report.applied += winners.count
                         try tx.write(object.entity, object.id, zone: set.zone, winners, existing: existing)
+                        if !winners.isEmpty { context.noteInZone(object.entity, object.id) }
                         if object.entity == .share || object.entity == .participant {
                             context.permissions = [:]
                         }
@@ -75,8 +76,7 @@ extension LibraryStore {
         let entity = object.entity
         guard !object.fields.isEmpty else { return ([], 0, nil) }
         try checkAuthors(object, context)
-        let columns = (["zone", "deleted"] + entity.fields.map(\.column)).joined(separator: ", ")
-        var row = try db.first("SELECT \(columns) FROM \(entity.table) WHERE id = ?", object.id) { row in
+        var row = try db.first(EntitySQL.row(entity), object.id) { row in
             (0..<(entity.fields.count + 2)).map { row.value($0) }
         }
         if let existing = row, case .text(let otherZone) = existing[0], otherZone != context.zone {
@@ -85,27 +85,33 @@ extension LibraryStore {
             guard context.sender == context.owner, try owner(of: otherZone) == context.owner else {
                 throw ChangeRefusal("the object belongs to another zone")
             }
-            try db.run("DELETE FROM \(entity.table) WHERE id = ?", object.id)
+            try db.run(EntitySQL.delete(entity), object.id)
             try db.run("DELETE FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), object.id)
             row = nil
         }
-        var stamps: [UInt8: Stamp] = [:]
+        // At most one stamp per field: a short list beats a dictionary.
+        var stamps: [(field: UInt8, stamp: Stamp)] = []
         try db.forEach(
             "SELECT field, peer, hlc FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue),
             object.id
         ) {
             if let peer = peerByIndex[$0.int64(1)] {
-                stamps[UInt8($0.int(0))] = Stamp(hlc: $0.uint64(2), peer: peer)
+                stamps.append((UInt8($0.int(0)), Stamp(hlc: $0.uint64(2), peer: peer)))
             }
         }
         let tombstoned = row.map { $0[1] != .integer(0) } ?? false
-        var seen: Set<UInt8> = []
+        // Codes of 64 and more are refused by `validate` at their first appearance.
+        var seen: UInt64 = 0
+        let immutable = entity.immutableFields
         for field in object.fields {
-            guard seen.insert(field.field).inserted else {
-                throw ChangeRefusal("field \(field.field) appears twice")
+            if field.field < 64 {
+                guard seen & (1 << field.field) == 0 else {
+                    throw ChangeRefusal("field \(field.field) appears twice")
+                }
+                seen |= 1 << field.field
             }
             try validate(field, of: entity, context: context)
-            if let row, entity.immutableFields.contains(field.field),
+            if let row, immutable.contains(field.field),
                 let index = entity.fields.firstIndex(where: { $0.code == field.field }),
                 row[index + 2] != .null, row[index + 2] != field.value
             {
@@ -118,12 +124,13 @@ extension LibraryStore {
             try checkReferences(object, context)
         }
         var winners: [(UInt8, SQLValue, Stamp)] = []
+        winners.reserveCapacity(object.fields.count)
         var stale = 0
         for field in object.fields {
-            observe(field.stamp)
+            context.observe(field.stamp, clock: clock)
             if tombstoned && field.field != Entity.deletedField {
                 stale += 1
-            } else if let old = stamps[field.field], field.stamp <= old {
+            } else if let old = stamps.first(where: { $0.field == field.field })?.stamp, field.stamp <= old {
                 stale += 1
             } else {
                 winners.append((field.field, field.value, field.stamp))
@@ -131,12 +138,6 @@ extension LibraryStore {
         }
         let existing: Int64? = row.map { if case .integer(let v) = $0[1] { return v } else { return 0 } }
         return (winners, stale, existing)
-    }
-
-    /// Moves the local clock past a received stamp, unless it is implausibly far ahead.
-    private func observe(_ stamp: Stamp) {
-        let dayAhead = (HybridLogicalClock.wallMilliseconds() + 86_400_000) << 16
-        if stamp.hlc < dayAhead { clock.observe(stamp.hlc) }
     }
 }
 
@@ -188,11 +189,33 @@ final class ApplyContext {
     let owner: PeerID
     let sender: PeerID
     var permissions: [PeerID: Permission] = [:]
+    /// Photos and tags known to be in the zone: checked once, or written by this apply (an
+    /// apply never moves an object out of its zone).
+    private var inZone: Set<ObjectKey> = []
+    /// Stamps from this far ahead of the wall clock on are not observed (read once per apply).
+    private let dayAhead = (HybridLogicalClock.wallMilliseconds() + 86_400_000) << 16
+    /// The highest stamp observed so far, so the clock's lock is taken only when it grows.
+    private var observed: UInt64 = 0
 
     init(zone: String, owner: PeerID, sender: PeerID) {
         self.zone = zone
         self.owner = owner
         self.sender = sender
+    }
+
+    func isInZone(_ entity: Entity, _ id: String) -> Bool {
+        inZone.contains(ObjectKey(entity: entity, id: id))
+    }
+
+    func noteInZone(_ entity: Entity, _ id: String) {
+        if entity == .photo || entity == .tag { inZone.insert(ObjectKey(entity: entity, id: id)) }
+    }
+
+    /// Moves the local clock past a received stamp, unless it is implausibly far ahead.
+    func observe(_ stamp: Stamp, clock: HybridLogicalClock) {
+        guard stamp.hlc > observed, stamp.hlc < dayAhead else { return }
+        observed = stamp.hlc
+        clock.observe(stamp.hlc)
     }
 }
 

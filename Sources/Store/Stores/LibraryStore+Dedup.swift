@@ -7,28 +7,32 @@
 /// zone also cleans up for real: losers become `merged` tombstones and their photos are
 /// linked to the winner, which then replicates like any other change.
 extension LibraryStore {
-    /// Recomputes `winner` for every tag named `name` in `zone`.
+    /// Recomputes `winner` for every tag named `name` in `zone`, writing only the rows whose
+    /// winner changes (a name shared by many merged copies is recomputed on every share add).
     func recomputeWinners(zone: String, name: String) throws {
         try db.run(
             """
-            UPDATE tags SET winner = CASE WHEN deleted = 1 THEN NULL ELSE (
-                SELECT w.id FROM tags w WHERE w.zone = ?1 AND w.name = ?2 AND w.deleted = 0 AND w.uuid IS NOT NULL
-                ORDER BY w.uuid, w.id LIMIT 1) END
-            WHERE zone = ?1 AND name = ?2
+            UPDATE tags SET winner = computed.winner FROM (
+                SELECT t.rowid AS row, CASE WHEN t.deleted = 1 THEN NULL ELSE (
+                    SELECT w.id FROM tags w WHERE w.zone = ?1 AND w.name = ?2 AND w.deleted = 0 AND w.uuid IS NOT NULL
+                    ORDER BY w.uuid, w.id LIMIT 1) END AS winner
+                FROM tags t WHERE t.zone = ?1 AND t.name = ?2) AS computed
+            WHERE tags.rowid = computed.row AND tags.winner IS NOT computed.winner
             """, zone, name)
     }
 
     /// Every tag's winner in `zone`, in one statement that writes only the rows whose
-    /// winner changes.
+    /// winner changes (each tag's winner is looked up once, then compared with the stored one).
     func recomputeAllWinners(zone: String) throws {
         try db.run(
             """
-            UPDATE tags SET winner = computed.winner FROM (
-                SELECT t.id AS id, CASE WHEN t.deleted = 1 THEN NULL ELSE (
+            WITH computed AS MATERIALIZED (
+                SELECT t.rowid AS row, t.winner AS old, CASE WHEN t.deleted = 1 THEN NULL ELSE (
                     SELECT w.id FROM tags w WHERE w.zone = t.zone AND w.name = t.name AND w.deleted = 0 AND w.uuid IS NOT NULL
                     ORDER BY w.uuid, w.id LIMIT 1) END AS winner
-                FROM tags t WHERE t.zone = ?) AS computed
-            WHERE tags.id = computed.id AND tags.winner IS NOT computed.winner
+                FROM tags t WHERE t.zone = ?)
+            UPDATE tags SET winner = computed.winner FROM computed
+            WHERE tags.rowid = computed.row AND computed.old IS NOT computed.winner
             """, zone)
     }
 
@@ -36,7 +40,9 @@ extension LibraryStore {
     /// their winner, then links every photo of a merged tag to the winner. Merging does not
     /// change any winner. Returns the number of objects written.
     @discardableResult
-    func deduplicate(zone: String, in tx: Transaction) throws -> Int {
+    /// With `names`, only tags of those names are looked at: enough after a transaction
+    /// whose touched names are known, when the rest of the zone was clean.
+    func deduplicate(zone: String, names: Set<String>? = nil, in tx: Transaction) throws -> Int {
         let me = try index(of: localPeer)
         let hlc = tx.stamp.hlc
         try db.execute(
@@ -44,12 +50,18 @@ extension LibraryStore {
             CREATE TEMP TABLE IF NOT EXISTS dedup_losers (id TEXT PRIMARY KEY) WITHOUT ROWID;
             CREATE TEMP TABLE IF NOT EXISTS dedup_links (photo TEXT, tag TEXT, existed INTEGER,
                 PRIMARY KEY (photo, tag)) WITHOUT ROWID;
-            DELETE FROM dedup_losers; DELETE FROM dedup_links;
+            CREATE TEMP TABLE IF NOT EXISTS dedup_names (name TEXT PRIMARY KEY) WITHOUT ROWID;
+            DELETE FROM dedup_losers; DELETE FROM dedup_links; DELETE FROM dedup_names;
             """)
+        var onlyNames = ""
+        if let names {
+            for name in names { try db.run("INSERT INTO dedup_names (name) VALUES (?)", name) }
+            onlyNames = " AND t.name IN (SELECT name FROM dedup_names)"
+        }
         try db.run(
             """
-            INSERT INTO dedup_losers SELECT id FROM tags
-            WHERE zone = ? AND deleted = 0 AND winner IS NOT NULL AND winner != id
+            INSERT INTO dedup_losers SELECT id FROM tags t
+            WHERE zone = ? AND deleted = 0 AND winner IS NOT NULL AND winner != id\(onlyNames)
             """, zone)
         let losers = try db.query("SELECT id FROM dedup_losers") { $0.string(0) }
         if !losers.isEmpty {
@@ -61,19 +73,17 @@ extension LibraryStore {
                 ON CONFLICT (entity, object, field)
                 DO UPDATE SET zone = excluded.zone, peer = excluded.peer, hlc = excluded.hlc
                 """, Int(Entity.tag.rawValue), Int(Entity.deletedField), zone, me, hlc)
-            for id in losers { tx.record(.tag, id, zone: zone, .delete) }
+            tx.record(.tag, losers.map { ($0, .delete) }, zone: zone)
         }
         try db.run(
             """
             INSERT OR IGNORE INTO dedup_links (photo, tag, existed)
-            SELECT pt.photo_id, t.winner,
-                   EXISTS (SELECT 1 FROM photo_tags x WHERE x.id = pt.photo_id || '/' || t.winner)
+            SELECT pt.photo_id, t.winner, x.id IS NOT NULL
             FROM tags t
             JOIN photo_tags pt ON pt.tag_id = t.id AND pt.linked = 1
-            JOIN photos p ON p.id = pt.photo_id AND p.deleted = 0
-            WHERE t.zone = ? AND t.deleted = 2 AND t.winner IS NOT NULL
-              AND NOT EXISTS (SELECT 1 FROM photo_tags x
-                              WHERE x.photo_id = pt.photo_id AND x.tag_id = t.winner AND x.linked = 1)
+            LEFT JOIN photo_tags x ON x.id = pt.photo_id || '/' || t.winner
+            WHERE t.zone = ? AND t.deleted = 2 AND t.winner IS NOT NULL AND x.linked IS NOT 1\(onlyNames)
+              AND EXISTS (SELECT 1 FROM photos p WHERE p.id = pt.photo_id AND p.deleted = 0)
             """, zone)
         let links = try db.query("SELECT photo || '/' || tag, existed FROM dedup_links") {
             ($0.string(0), $0.bool(1))
@@ -92,7 +102,7 @@ extension LibraryStore {
                 ON CONFLICT (entity, object, field)
                 DO UPDATE SET zone = excluded.zone, peer = excluded.peer, hlc = excluded.hlc
                 """, Int(Entity.link.rawValue), Int(LinkField.linked), zone, me, hlc)
-            for (id, existed) in links { tx.record(.link, id, zone: zone, existed ? .update : .insert) }
+            tx.record(.link, links.map { ($0.0, $0.1 ? .update : .insert) }, zone: zone)
         }
         if !losers.isEmpty || !links.isEmpty { tx.markLocalChange(in: zone) }
         return losers.count + links.count
@@ -103,6 +113,21 @@ extension LibraryStore {
     @discardableResult
     public func deduplicate(zone: String) throws -> Int {
         try write(author: .dedup) { tx in try deduplicate(zone: zone, in: tx) }
+    }
+
+    /// Runs `body` as a local write, then the cleanup of the tag names it touched, in
+    /// `zones` in order, each as its own transaction (author `dedup`) if it has anything to
+    /// do. Every earlier transaction left its zone clean, so only those names can have
+    /// duplicates: the result is the whole zone's cleanup, without reading the whole zone.
+    func writeThenDeduplicate(_ zones: [String], _ body: (Transaction) throws -> Void) throws {
+        let touched = try write(author: .local) { tx in
+            try body(tx)
+            return tx.touchedTags
+        }
+        for zone in zones {
+            guard let names = touched[zone], !names.isEmpty else { continue }
+            try write(author: .dedup) { tx in try deduplicate(zone: zone, names: names, in: tx) }
+        }
     }
 
     /// Recomputes every tag's winner in `zone` and cleans up, as one transaction (author

@@ -11,7 +11,7 @@ extension LibraryStore {
                 "photo \(photo.prefix(8)) is already shared in \(from.prefix(8)); use share add to move it")
         }
         let zone = ids.next()
-        try write(author: .local) { tx in
+        try writeThenDeduplicate([Self.defaultZone, zone]) { tx in
             try createZone(zone, owner: localPeer)
             try tx.set(
                 .share, zone, zone: zone,
@@ -21,21 +21,18 @@ extension LibraryStore {
                 ])
             try movePhoto(photo, into: zone, in: tx)
         }
-        try deduplicate(zone: Self.defaultZone)
-        try deduplicate(zone: zone)
         return zone
     }
 
-    /// Moves a photo of the default zone into an existing share, then deduplicates there.
+    /// Moves a photo of the default zone into an existing share, then deduplicates the names
+    /// of its tags there (and in the default zone it left).
     public func addToShare(photo: String, zone: String) throws {
         try requireOwnedLiveShare(zone)
         let from = try livePhotoZone(photo)
         guard from == Self.defaultZone else {
             throw StoreError.invalid("photo \(photo.prefix(8)) is already in share \(from.prefix(8))")
         }
-        try write(author: .local) { tx in try movePhoto(photo, into: zone, in: tx) }
-        try deduplicate(zone: Self.defaultZone)
-        try deduplicate(zone: zone)
+        try writeThenDeduplicate([Self.defaultZone, zone]) { tx in try movePhoto(photo, into: zone, in: tx) }
     }
 
     /// Adds or updates a participant (invite, permission change, accept, removal).

@@ -6,6 +6,7 @@ extension LibraryStore {
     /// everything.
     func deliverable(_ object: ObjectChange, _ context: ApplyContext) -> ObjectChange {
         guard context.sender != context.owner else { return object }
+        if object.fields.allSatisfy({ $0.stamp.peer == context.sender }) { return object }
         var own = object
         own.fields = object.fields.filter { $0.stamp.peer == context.sender }
         return own
@@ -13,11 +14,12 @@ extension LibraryStore {
 
     /// Refuses an object whose fields were written by someone without the right to.
     func checkAuthors(_ object: ObjectChange, _ context: ApplyContext) throws {
-        let authors = Set(object.fields.map(\.stamp.peer))
         switch object.entity {
         case .share:
             guard object.id == context.zone else { throw ChangeRefusal("share record of another zone") }
-            guard authors == [context.owner] else { throw ChangeRefusal("only the owner changes the share") }
+            guard !object.fields.isEmpty, object.fields.allSatisfy({ $0.stamp.peer == context.owner }) else {
+                throw ChangeRefusal("only the owner changes the share")
+            }
         case .participant:
             let member = try participantPeer(object.id, zone: context.zone)
             for field in object.fields where field.stamp.peer != context.owner {
@@ -27,8 +29,13 @@ extension LibraryStore {
                 guard leaving else { throw ChangeRefusal("only the owner changes membership") }
             }
         default:
-            for author in authors where try !mayHaveWritten(author, context) {
-                throw ChangeRefusal("\(author.short) may not write to this share")
+            // Each distinct author once, in field order (usually one author for all fields).
+            for (i, field) in object.fields.enumerated() {
+                let author = field.stamp.peer
+                if object.fields[..<i].contains(where: { $0.stamp.peer == author }) { continue }
+                if try !mayHaveWritten(author, context) {
+                    throw ChangeRefusal("\(author.short) may not write to this share")
+                }
             }
         }
     }
@@ -117,10 +124,12 @@ extension LibraryStore {
             guard let id else {
                 throw ChangeRefusal("a new \(object.entity.name) must name its \(entity.name)")
             }
-            let zone = try db.first("SELECT zone FROM \(entity.table) WHERE id = ?", id) { $0.string(0) }
+            if context.isInZone(entity, id) { return }
+            let zone = try db.first(EntitySQL.zone(entity), id) { $0.string(0) }
             guard zone == context.zone else {
                 throw ChangeRefusal("refers to \(entity.name) \(id), missing in this zone")
             }
+            context.noteInZone(entity, id)
         }
         let isTombstoneOnly = object.fields.allSatisfy { $0.field == Entity.deletedField }
         switch object.entity {

@@ -7,6 +7,8 @@ final class Transaction {
     let stamp: Stamp
     private var changes: [HistoryChange] = []
     private var changeIndex: [ObjectKey: Int] = [:]
+    /// Whether `changes` holds entries appended in bulk that `changeIndex` lacks.
+    private var changeIndexIsStale = false
     private var localZones: Set<String> = []
     private var touchedTagNames: [String: Set<String>] = [:]
 
@@ -47,10 +49,15 @@ final class Transaction {
             throw StoreError.invalid("malformed \(entity.name) ID \(id)")
         }
         var mask: UInt32 = 0
-        var bindings: [any SQLBindable] = [id, zone] + derived.map(\.value)
-        bindings.reserveCapacity(values.count + 2)
+        var bindings: [SQLValue] = []
+        bindings.reserveCapacity(values.count + derived.count + 2)
+        bindings.append(.text(id))
+        bindings.append(.text(zone))
+        for column in derived { bindings.append(column.value) }
         var deletes = false
-        for (code, value, _) in values.sorted(by: { $0.0 < $1.0 }) {
+        let inOrder = zip(values, values.dropFirst()).allSatisfy { $0.0.0 <= $0.1.0 }
+        let ordered = inOrder ? values : values.sorted(by: { $0.0 < $1.0 })
+        for (code, value, _) in ordered {
             guard entity.column(for: code) != nil else {
                 throw StoreError.invalid("field \(code) does not exist on a \(entity.name)")
             }
@@ -60,15 +67,26 @@ final class Transaction {
                 deletes = true
             }
         }
-        try db.run(Self.upsertSQL(entity, mask), values: bindings)
-        var stampBindings: [any SQLBindable] = []
+        try db.run(Self.upsertSQL(entity, mask), sqlValues: bindings)
+        var stampBindings: [SQLValue] = []
         stampBindings.reserveCapacity(values.count * 6)
+        var lastPeer: (PeerID, Int64)?
         for (code, _, stamp) in values {
-            stampBindings += [
-                Int(entity.rawValue), id, Int(code), zone, try store.index(of: stamp.peer), stamp.hlc,
-            ]
+            let peer: Int64
+            if let (known, index) = lastPeer, known == stamp.peer {
+                peer = index
+            } else {
+                peer = try store.index(of: stamp.peer)
+                lastPeer = (stamp.peer, peer)
+            }
+            stampBindings.append(.integer(Int64(entity.rawValue)))
+            stampBindings.append(.text(id))
+            stampBindings.append(.integer(Int64(code)))
+            stampBindings.append(.text(zone))
+            stampBindings.append(.integer(peer))
+            stampBindings.append(stamp.hlc.sqlValue)
         }
-        try db.run(Self.stampsSQL(rows: values.count), values: stampBindings)
+        try db.run(Self.stampsSQL(rows: values.count), sqlValues: stampBindings)
         if deletes && entity == .photo {
             // The sample deletes a photo's thumbnail with it; only the tombstone stays.
             try db.run("UPDATE photos SET thumbnail = NULL WHERE id = ?", id)
@@ -89,6 +107,7 @@ final class Transaction {
 
     /// Records a change for history (writes do it themselves; purges call it directly).
     func record(_ entity: Entity, _ id: String, zone: String, _ type: ChangeType) {
+        indexPendingChanges()
         let key = ObjectKey(entity: entity, id: id)
         if let i = changeIndex[key] {
             let old = changes[i]
@@ -97,6 +116,36 @@ final class Transaction {
         } else {
             changeIndex[key] = changes.count
             changes.append(HistoryChange(entity: entity.name, id: id, zone: zone, type: type))
+        }
+    }
+
+    /// Records changes of distinct objects written in bulk SQL. When the transaction has
+    /// recorded no object of this entity yet, they cannot merge with earlier changes and are
+    /// appended as they are; the index is rebuilt only if another change is recorded after
+    /// them (deduplication records 100,000 objects this way).
+    func record(_ entity: Entity, _ objects: [(id: String, type: ChangeType)], zone: String) {
+        let name = entity.name
+        guard !changes.contains(where: { $0.entity == name }) else {
+            for object in objects { record(entity, object.id, zone: zone, object.type) }
+            return
+        }
+        changes.reserveCapacity(changes.count + objects.count)
+        for object in objects {
+            changes.append(HistoryChange(entity: name, id: object.id, zone: zone, type: object.type))
+        }
+        changeIndexIsStale = !objects.isEmpty || changeIndexIsStale
+    }
+
+    /// Rebuilds the index of recorded changes after bulk `record` calls, so a later change of
+    /// the same object merges with them.
+    private func indexPendingChanges() {
+        guard changeIndexIsStale else { return }
+        changeIndexIsStale = false
+        let entities = Dictionary(uniqueKeysWithValues: Entity.allCases.map { ($0.name, $0) })
+        for (i, change) in changes.enumerated() {
+            if let entity = entities[change.entity] {
+                changeIndex[ObjectKey(entity: entity, id: change.id)] = i
+            }
         }
     }
 
@@ -112,6 +161,9 @@ final class Transaction {
 
     /// Zones whose tags changed in this transaction.
     var zonesWithTouchedTags: [String] { Array(touchedTagNames.keys) }
+
+    /// The tag names touched in this transaction, by zone.
+    var touchedTags: [String: Set<String>] { touchedTagNames }
 
     /// Settles derived state and history; returns the history entry if anything changed.
     func finish() throws -> HistoryEntry? {
@@ -130,10 +182,21 @@ final class Transaction {
         let timestamp = Int64(HybridLogicalClock.physical(of: stamp.hlc))
         try db.run("INSERT INTO history (author, timestamp) VALUES (?, ?)", author.description, timestamp)
         let token = db.lastInsertRowID
-        for change in changes {
-            try db.run(
-                "INSERT INTO history_changes (token, entity, object, zone, type) VALUES (?, ?, ?, ?, ?)",
-                token, change.entity, change.id, change.zone, change.type.rawValue)
+        // Many rows per statement: one statement execution per change was a tenth of an apply.
+        var start = 0
+        while start < changes.count {
+            let chunk = changes[start..<min(start + Self.historyRowsPerStatement, changes.count)]
+            var bindings: [SQLValue] = []
+            bindings.reserveCapacity(chunk.count * 5)
+            for change in chunk {
+                bindings.append(.integer(token))
+                bindings.append(.text(change.entity))
+                bindings.append(.text(change.id))
+                bindings.append(.text(change.zone))
+                bindings.append(.text(change.type.rawValue))
+            }
+            try db.run(Self.historySQL(rows: chunk.count), sqlValues: bindings)
+            start += chunk.count
         }
         return HistoryEntry(
             token: token, author: author.description, store: store.kind, timestamp: timestamp,
@@ -144,9 +207,8 @@ final class Transaction {
     private static func stampsSQL(rows: Int) -> String {
         upsertLock.withLock {
             if let sql = stampUpserts[rows] { return sql }
-            let tuples = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
             let sql = """
-                INSERT INTO stamps (entity, object, field, zone, peer, hlc) VALUES \(tuples)
+                INSERT INTO stamps (entity, object, field, zone, peer, hlc) VALUES \(tuples(rows, of: 6))
                 ON CONFLICT (entity, object, field)
                 DO UPDATE SET zone = excluded.zone, peer = excluded.peer, hlc = excluded.hlc
                 """
@@ -155,7 +217,28 @@ final class Transaction {
         }
     }
 
+    /// History rows written by one statement (5 parameters each, far below SQLite's limit).
+    private static let historyRowsPerStatement = 100
+
+    /// One statement inserting `rows` history changes.
+    private static func historySQL(rows: Int) -> String {
+        upsertLock.withLock {
+            if let sql = historyInserts[rows] { return sql }
+            let sql =
+                "INSERT INTO history_changes (token, entity, object, zone, type) VALUES \(tuples(rows, of: 5))"
+            historyInserts[rows] = sql
+            return sql
+        }
+    }
+
+    /// `(?, ?), (?, ?)` for `rows` rows of `columns` parameters.
+    private static func tuples(_ rows: Int, of columns: Int) -> String {
+        let tuple = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+        return Array(repeating: tuple, count: rows).joined(separator: ", ")
+    }
+
     nonisolated(unsafe) private static var stampUpserts: [Int: String] = [:]
+    nonisolated(unsafe) private static var historyInserts: [Int: String] = [:]
     nonisolated(unsafe) private static var upserts: [UInt64: String] = [:]
     private static let upsertLock = Lock()
 

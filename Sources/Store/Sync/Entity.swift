@@ -42,24 +42,36 @@ public enum Entity: UInt8, CaseIterable, Sendable, Comparable {
     /// Field code → column, for every replicated field but the tombstone.
     public var fields: [(code: UInt8, column: String)] {
         switch self {
-        case .share: return [(1, "owner"), (2, "title"), (3, "public_permission")]
-        case .participant: return [(1, "peer"), (2, "permission"), (3, "status")]
-        case .photo:
-            return [
-                (1, "name"), (2, "unique_name"), (3, "created_at"), (4, "data_hash"), (5, "data_size"),
-                (6, "thumbnail"),
-            ]
-        case .tag: return [(1, "uuid"), (2, "name")]
-        case .rating: return [(1, "photo_id"), (2, "value")]
-        // A link's photo and tag are its ID ("photo/tag"), so only `linked` travels.
-        case .link: return [(3, "linked")]
+        case .share: return Self.shareFields
+        case .participant: return Self.participantFields
+        case .photo: return Self.photoFields
+        case .tag: return Self.tagFields
+        case .rating: return Self.ratingFields
+        case .link: return Self.linkFields
         }
     }
+
+    // Built once: `fields` and `column(for:)` run for every field of every applied change.
+    private static let shareFields: [(code: UInt8, column: String)] = [
+        (1, "owner"), (2, "title"), (3, "public_permission"),
+    ]
+    private static let participantFields: [(code: UInt8, column: String)] = [
+        (1, "peer"), (2, "permission"), (3, "status"),
+    ]
+    private static let photoFields: [(code: UInt8, column: String)] = [
+        (1, "name"), (2, "unique_name"), (3, "created_at"), (4, "data_hash"), (5, "data_size"),
+        (6, "thumbnail"),
+    ]
+    private static let tagFields: [(code: UInt8, column: String)] = [(1, "uuid"), (2, "name")]
+    private static let ratingFields: [(code: UInt8, column: String)] = [(1, "photo_id"), (2, "value")]
+    // A link's photo and tag are its ID ("photo/tag"), so only `linked` travels.
+    private static let linkFields: [(code: UInt8, column: String)] = [(3, "linked")]
 
     /// The column of a field code, including the tombstone; nil for a code this entity lacks.
     public func column(for code: UInt8) -> String? {
         if code == Entity.deletedField { return "deleted" }
-        return fields.first { $0.code == code }?.column
+        for field in fields where field.code == code { return field.column }
+        return nil
     }
 
     /// Columns an object's ID determines, written when the row is created: a link's photo
@@ -77,12 +89,10 @@ public enum Entity: UInt8, CaseIterable, Sendable, Comparable {
     /// Fields every live object of this kind has from its creation on.
     public var requiredFields: Set<UInt8> {
         switch self {
-        case .share: return [1, 2, 3]
-        case .participant: return [1, 2, 3]
-        case .photo: return [1, 2, 3, 4, 5]
-        case .tag: return [1, 2]
-        case .rating: return [1, 2]
-        case .link: return [3]
+        case .share, .participant: return Self.firstThree
+        case .photo: return Self.photoRequired
+        case .tag, .rating: return Self.firstTwo
+        case .link: return Self.linkRequired
         }
     }
 
@@ -90,14 +100,20 @@ public enum Entity: UInt8, CaseIterable, Sendable, Comparable {
     /// that tries to alter one of them is refused.
     public var immutableFields: Set<UInt8> {
         switch self {
-        case .share: return [1]
-        case .participant: return [1]
-        case .photo: return [2, 3]
-        case .tag: return [1, 2]
-        case .rating: return [1]
+        case .share, .participant, .rating: return Self.firstOne
+        case .photo: return Self.photoImmutable
+        case .tag: return Self.firstTwo
         case .link: return []
         }
     }
+
+    // Built once, like `fields`: both are consulted for every applied object.
+    private static let firstOne: Set<UInt8> = [1]
+    private static let firstTwo: Set<UInt8> = [1, 2]
+    private static let firstThree: Set<UInt8> = [1, 2, 3]
+    private static let photoRequired: Set<UInt8> = [1, 2, 3, 4, 5]
+    private static let photoImmutable: Set<UInt8> = [2, 3]
+    private static let linkRequired: Set<UInt8> = [3]
 }
 
 /// The tombstone values of the `deleted` field.
