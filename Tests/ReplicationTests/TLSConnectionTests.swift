@@ -30,20 +30,6 @@ import Testing
         client.close()
     }
 
-    @Test func oneReadTakesEveryRecordThatHasAlreadyArrived() async throws {
-        let harness = try TLSHarness()
-        let (client, server) = try await harness.connectedPair()
-        let firstRead = try await onIOThread { () -> Int in
-            // Eight writes, eight TLS records, all in the server's socket before it reads
-            // (loopback delivers during send).
-            for n in 0..<8 { try client.write([UInt8](repeating: UInt8(n), count: 1_000)) }
-            return try server.read(maximumCount: 64 << 10).count
-        }
-        #expect(firstRead == 8_000)
-        client.close()
-        server.close()
-    }
-
     @Test func clientExpectingAnotherPeerFailsNamingBothIDs() async throws {
         let harness = try TLSHarness()
         try harness.startServer(harness.serverConfiguration())

@@ -148,9 +148,9 @@ final class PeerConnection: @unchecked Sendable {
         }
     }
 
-    /// What has arrived, in a buffer of its own that is handed to the worker as it is: a bulk
-    /// transfer fills it (many records per read), so no copy is made. A short read is copied
-    /// to an exact-size array instead, so queued input never holds mostly empty capacity.
+    /// What has arrived (one TLS record), in a buffer of its own that is handed to the worker
+    /// as it is: a bulk transfer fills it, so no copy is made. A short read is copied to an
+    /// exact-size array instead, so queued input never holds mostly empty capacity.
     private func readChunk() throws(TLSError) -> [UInt8] {
         var failure: TLSError?
         let bytes = [UInt8](unsafeUninitializedCapacity: Self.readChunkBytes) { raw, count in
@@ -170,7 +170,8 @@ final class PeerConnection: @unchecked Sendable {
             }
     }
 
-    static let readChunkBytes = 256 << 10
+    /// One TLS record's most plaintext: what one read returns at most.
+    static let readChunkBytes = 16 << 10
 
     private func workerLoop() {
         run(session.start(now: .now))

@@ -105,19 +105,18 @@ public final class TLSConnection: @unchecked Sendable {
         return .handshakeFailed(detail: failure.detail)
     }
 
-    /// Reads up to `buffer.count` bytes, blocking until at least one is available, then
-    /// taking whatever more has already arrived (without waiting again). Returns 0 once the
-    /// other side has closed the connection cleanly.
+    /// Reads up to `buffer.count` bytes, blocking until at least one is available. Returns 0
+    /// once the other side has closed the connection cleanly.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) -> Int {
         guard buffer.count > 0, let base = buffer.baseAddress else { return 0 }
         let timeout = readTimeout
         let deadline = timeout.map { ContinuousClock.now + $0 }
+        let length = Int32(clamping: buffer.count)
         while true {
-            let step = try locked { SSL_read($0, base, Int32(clamping: buffer.count)) }
+            let step = try locked { SSL_read($0, base, length) }
             switch step {
             case .done(let count):
-                return try count
-                    + readBuffered(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+                return count
             case .closedByPeer:
                 return 0
             case .wantRead, .wantWrite:
@@ -129,30 +128,6 @@ public final class TLSConnection: @unchecked Sendable {
             }
         }
     }
-
-    /// Records OpenSSL has already taken in (read ahead), decrypted into `buffer` until it is
-    /// full or only a partial record is left. Never waits; a close or failure is left for
-    /// the next `read` to report.
-    private func readBuffered(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) -> Int {
-        var total = 0
-        while total < buffer.count {
-            let step = try state.withLock { (state) throws(TLSError) -> SSLSession.Step? in
-                if state.closed { throw .closed }
-                guard SSL_has_pending(session.ssl) == 1 else { return nil }
-                let step = session.step {
-                    SSL_read($0, buffer.baseAddress! + total, Int32(clamping: buffer.count - total))
-                }
-                if case .failed = step { state.broken = true }
-                return step
-            }
-            guard case .done(let count) = step else { break }
-            total += count
-        }
-        return total
-    }
-
-    /// OpenSSL's read-ahead buffer: what one recv(2) may take in.
-    static let readAheadBytes = 256 << 10
 
     /// Reads up to `maximumCount` bytes; an empty result means the peer closed cleanly.
     public func read(maximumCount: Int) throws(TLSError) -> [UInt8] {

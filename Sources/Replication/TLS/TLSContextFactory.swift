@@ -47,12 +47,6 @@ enum TLSContextFactory {
         peershare_ssl_ctx_disable_tickets(context)
         _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_SESS_CACHE_MODE, Int(SSL_SESS_CACHE_OFF), nil)
         _ = SSL_CTX_ctrl(context, SSL_CTRL_MODE, Int(SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER), nil)
-        // Read ahead: one recv(2) takes in as many records as have arrived (up to the
-        // buffer), and `TLSConnection.read` hands them out in one call; a bulk transfer then
-        // costs one syscall and one wake-up of the connection's worker per ~256 KiB instead
-        // of per 16 KiB record.
-        _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_READ_AHEAD, 1, nil)
-        SSL_CTX_set_default_read_buffer_len(context, TLSConnection.readAheadBytes)
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nil)
         SSL_CTX_set_cert_verify_callback(context, verifyPinnedPeer, nil)
         return true
