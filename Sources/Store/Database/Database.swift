@@ -44,6 +44,22 @@ public final class Database: @unchecked Sendable {
         close()
     }
 
+    /// Pages in the write-ahead log after the last commit, once `takeOverCheckpoints` ran.
+    public private(set) var walPages: Int32 = 0
+
+    /// Replaces SQLite's automatic checkpoint (run inside the commit that fills the log)
+    /// with bookkeeping: after each commit `walPages` says how large the log is, and the
+    /// owner checkpoints when and where it likes (see `Checkpointer`).
+    func takeOverCheckpoints() {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        sqlite3_wal_hook(
+            handle,
+            { context, _, _, pages in
+                Unmanaged<Database>.fromOpaque(context!).takeUnretainedValue().walPages = pages
+                return SQLITE_OK
+            }, context)
+    }
+
     private var isClosed = false
 
     /// Closes the connection (checkpointing the write-ahead log when it is the last one);

@@ -8,6 +8,8 @@ public final class LibraryStore: @unchecked Sendable {
     public let kind: StoreKind
     public let localPeer: PeerID
     let db: Database
+    /// Copies the write-ahead log into the database off the committing thread.
+    let checkpointer: Checkpointer
     public let blobs: BlobStore
     let clock: HybridLogicalClock
     let lock = Lock()
@@ -34,7 +36,9 @@ public final class LibraryStore: @unchecked Sendable {
         self.clock = clock
         self.limits = limits
         self.db = try Database(path: path)
+        checkpointer = Checkpointer(path: path)
         try Migrations.migrate(db)
+        db.takeOverCheckpoints()
         try loadPeers()
         if kind == .private {
             try db.run(
@@ -50,7 +54,16 @@ public final class LibraryStore: @unchecked Sendable {
 
     /// Closes the database; later operations fail with a "closed" error.
     public func close() {
+        checkpointer.close()
         lock.withLock { db.close() }
+    }
+
+    /// Copies the whole write-ahead log back into the database file now and empties it
+    /// (after any background checkpoint): the store's files are then complete on their own,
+    /// as before a file-level backup, and no deferred work is pending.
+    public func checkpoint() throws {
+        checkpointer.waitUntilIdle()
+        try lock.withLock { _ = try db.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) } }
     }
 
     /// `PRAGMA integrity_check` of the database file.
@@ -62,7 +75,9 @@ public final class LibraryStore: @unchecked Sendable {
     /// handed out inside the transaction were rolled back with it.
     func transaction<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try db.transaction(body)
+            let result = try db.transaction(body)
+            checkpointer.committed(walPages: db.walPages)
+            return result
         } catch {
             try? loadPeers()
             throw error
