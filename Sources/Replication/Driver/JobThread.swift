@@ -1,25 +1,33 @@
 /// Runs jobs in the order they were submitted, on a thread of its own that exists only
-/// while there is work: started by the first job, ended when none is left. `handle` gets
-/// every job waiting at that moment, so it can do a group's work once (one disk sync for
-/// all the photo data received meanwhile).
-final class JobThread<Job: Sendable>: Sendable {
-    private struct State {
-        var jobs: [Job] = []
-        var running = false
-    }
+/// while there is work: started by the first job, ended when none has come for `linger`.
+/// `handle` gets every job waiting at that moment, so it can do a group's work once (one
+/// disk sync for all the photo data received meanwhile); with `gather`, it first waits that
+/// long for more to join a small group.
+final class JobThread<Job: Sendable>: @unchecked Sendable {
+    // Guarded by `lock`.
+    private var jobs: [Job] = []
+    private var running = false
+    private let lock = Condition()
 
-    private let state = Guarded(State())
     private let handle: @Sendable ([Job]) -> Void
+    private let linger: Duration
+    private let gather: (time: Duration, below: Int)?
 
-    init(handle: @escaping @Sendable ([Job]) -> Void) {
+    init(
+        linger: Duration = .milliseconds(20), gather: (time: Duration, below: Int)? = nil,
+        handle: @escaping @Sendable ([Job]) -> Void
+    ) {
+        self.linger = linger
+        self.gather = gather
         self.handle = handle
     }
 
     func submit(_ job: Job) {
-        let start = state.withLock { state -> Bool in
-            state.jobs.append(job)
-            guard !state.running else { return false }
-            state.running = true
+        let start = lock.withLock { () -> Bool in
+            jobs.append(job)
+            lock.broadcast()
+            guard !running else { return false }
+            running = true
             return true
         }
         if start { IOThread.detach { [self] in run() } }
@@ -27,24 +35,38 @@ final class JobThread<Job: Sendable>: Sendable {
 
     /// Waits until every job submitted so far has been handled.
     func waitUntilIdle() {
-        state.withLock { state in
-            while state.running { self.state.condition.wait() }
+        lock.withLock {
+            while running { lock.wait() }
         }
     }
 
     private func run() {
         while true {
-            let jobs = state.withLock { state -> [Job] in
-                let jobs = state.jobs
-                state.jobs = []
-                if jobs.isEmpty {
-                    state.running = false
-                    self.state.condition.broadcast()
+            let batch = lock.withLock { () -> [Job] in
+                waitWhileLocked(until: { !jobs.isEmpty }, for: linger)
+                if let gather, !jobs.isEmpty, jobs.count < gather.below {
+                    waitWhileLocked(until: { jobs.count >= gather.below }, for: gather.time)
                 }
-                return jobs
+                let batch = jobs
+                jobs = []
+                if batch.isEmpty {
+                    running = false
+                    lock.broadcast()
+                }
+                return batch
             }
-            if jobs.isEmpty { return }
-            handle(jobs)
+            if batch.isEmpty { return }
+            handle(batch)
+        }
+    }
+
+    /// With the lock held: waits until `condition` holds or `time` has passed.
+    private func waitWhileLocked(until condition: () -> Bool, for time: Duration) {
+        let deadline = ContinuousClock.now + time
+        while !condition() {
+            let left = deadline - .now
+            if left <= .zero { return }
+            lock.wait(timeout: left)
         }
     }
 }
