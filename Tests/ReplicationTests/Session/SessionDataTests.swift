@@ -43,6 +43,36 @@ import Testing
         #expect(probe.session.pendingDataCount == 0)
     }
 
+    @Test func photosWaitingToBePublishedHoldBackNewTransfers() {
+        var configuration = Self.small
+        configuration.dataParallelFiles = 8
+        configuration.dataPublishBacklog = 2
+        var probe = SessionProbe(configuration: configuration)
+        let items = (1...3).map { n in
+            DataItem(
+                hash: ContentHash(bytes: [UInt8](repeating: UInt8(n), count: 32))!, size: 10, store: .shared)
+        }
+        probe.handle(.dataWanted(items))
+        #expect(probe.requests == [.openPartial(items[0])])
+        // Each photo is opened as soon as the one before is fully requested, and received.
+        for (index, item) in items.prefix(2).enumerated() {
+            probe.handle(.partialOpened(item.hash, .opened(existingBytes: 0)))
+            #expect(requests(probe).last?.hash == item.hash)
+            #expect(probe.requests.contains(.openPartial(items[index + 1])))
+            probe.receive(
+                DataChunk(hash: item.hash, offset: 0, isFinal: true, bytes: [UInt8](repeating: 1, count: 10)))
+            #expect(probe.requests.last == .finishData(item.hash))
+        }
+        // Two photos wait for the committer: the third is requested, but no fourth opened.
+        let fourth = DataItem(hash: Self.other, size: 10, store: .shared)
+        probe.handle(.dataWanted([fourth]))
+        probe.handle(.partialOpened(items[2].hash, .opened(existingBytes: 0)))
+        #expect(requests(probe).last?.hash == items[2].hash)
+        #expect(!probe.requests.contains(.openPartial(fourth)))
+        probe.handle(.dataFinished(items[0].hash, .stored))
+        #expect(probe.requests.contains(.openPartial(fourth)), "one published: the next transfer starts")
+    }
+
     @Test func aChunkThatAnswersNoRequestIsAProtocolError() {
         var probe = SessionProbe(configuration: Self.small)
         probe.receive(DataChunk(hash: hash, offset: 0, isFinal: true, bytes: [1]))
