@@ -1,4 +1,5 @@
 import Glibc
+import Store
 import Testing
 
 @testable import Replication

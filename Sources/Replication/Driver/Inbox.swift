@@ -1,3 +1,5 @@
+import Store
+
 /// The events waiting for one connection's worker thread.
 ///
 /// Received bytes count against a limit: the reader thread waits when the worker falls that

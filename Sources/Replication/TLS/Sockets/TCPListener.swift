@@ -1,4 +1,5 @@
 import Glibc
+import Store
 import Synchronization
 
 /// A listening TCP socket whose accept loop runs on its own thread.

@@ -3,7 +3,7 @@
 /// `handle` gets every job waiting at that moment, so it can do a group's work once (one
 /// disk sync for all the photo data received meanwhile); with `gather`, it first waits that
 /// long for more to join a small group.
-final class JobThread<Job: Sendable>: @unchecked Sendable {
+public final class JobThread<Job: Sendable>: @unchecked Sendable {
     // Guarded by `lock`.
     private var jobs: [Job] = []
     private var running = false
@@ -13,7 +13,7 @@ final class JobThread<Job: Sendable>: @unchecked Sendable {
     private let linger: Duration
     private let gather: (time: Duration, below: Int)?
 
-    init(
+    public init(
         linger: Duration = .milliseconds(20), gather: (time: Duration, below: Int)? = nil,
         handle: @escaping @Sendable ([Job]) -> Void
     ) {
@@ -22,7 +22,7 @@ final class JobThread<Job: Sendable>: @unchecked Sendable {
         self.handle = handle
     }
 
-    func submit(_ job: Job) {
+    public func submit(_ job: Job) {
         let start = lock.withLock { () -> Bool in
             jobs.append(job)
             lock.broadcast()
@@ -34,7 +34,7 @@ final class JobThread<Job: Sendable>: @unchecked Sendable {
     }
 
     /// Waits until every job submitted so far has been handled.
-    func waitUntilIdle() {
+    public func waitUntilIdle() {
         lock.withLock {
             while running { lock.wait() }
         }

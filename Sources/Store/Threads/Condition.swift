@@ -1,12 +1,12 @@
 import Glibc
 
 /// A mutex with a condition variable, for the few threads that must sleep until something
-/// happens (or a deadline passes): a connection's worker, the engine's timer loop.
-final class Condition: @unchecked Sendable {
+/// happens (or a deadline passes): a connection's worker, the engine's timer loop, a job thread.
+public final class Condition: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    public init() {
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -23,17 +23,17 @@ final class Condition: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
 
     /// Sleeps until signalled (or spuriously); call with the lock held, in a loop.
-    func wait() { pthread_cond_wait(condition, mutex) }
+    public func wait() { pthread_cond_wait(condition, mutex) }
 
     /// Sleeps until signalled or `timeout` passed; call with the lock held, in a loop.
-    func wait(timeout: Duration) {
+    public func wait(timeout: Duration) {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         let (seconds, attoseconds) = timeout.components
@@ -44,20 +44,20 @@ final class Condition: @unchecked Sendable {
         pthread_cond_timedwait(condition, mutex, &deadline)
     }
 
-    func broadcast() { pthread_cond_broadcast(condition) }
+    public func broadcast() { pthread_cond_broadcast(condition) }
 }
 
 /// A value guarded by a `Condition`, for waiting until it changes.
-final class Guarded<Value>: @unchecked Sendable {
-    let condition = Condition()
+public final class Guarded<Value>: @unchecked Sendable {
+    public let condition = Condition()
     private var value: Value
 
-    init(_ value: Value) {
+    public init(_ value: Value) {
         self.value = value
     }
 
     /// Runs `body` with the lock held; it may wait on `condition`.
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         try condition.withLock { try body(&value) }
     }
 }
