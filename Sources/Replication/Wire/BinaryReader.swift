@@ -50,9 +50,7 @@ public struct BinaryReader: Sendable {
 
     /// Exactly `count` bytes.
     public mutating func readFixed(_ count: Int, _ field: String) throws(WireError) -> [UInt8] {
-        try need(count, field)
-        defer { offset += count }
-        return Array(bytes[offset..<(offset + count)])
+        Array(try readSlice(count, field))
     }
 
     /// Like `readFixed`, sharing the payload's storage instead of copying (bulk data).
@@ -68,9 +66,7 @@ public struct BinaryReader: Sendable {
 
     /// A 32-bit length, checked against `maximum` and the bytes left, then that many bytes.
     public mutating func readLengthPrefixed(_ field: String, maximum: Int) throws(WireError) -> [UInt8] {
-        let length = Int(try readUInt32(field + " length"))
-        guard length <= maximum else { throw .fieldTooLarge(field: field, length: length, maximum: maximum) }
-        return try readFixed(length, field)
+        Array(try readLengthPrefixedSlice(field, maximum: maximum))
     }
 
     /// Like `readLengthPrefixed`, sharing the payload's storage instead of copying.

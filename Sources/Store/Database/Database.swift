@@ -105,10 +105,7 @@ public final class Database: @unchecked Sendable {
     }
 
     public func run(_ sql: String, values: [any SQLBindable]) throws(DatabaseError) {
-        let stmt = try statement(sql)
-        try stmt.bind(values)
-        while try stmt.step() {}
-        sqlite3_reset(stmt.handle)
+        try run(sql, sqlValues: values.map(\.sqlValue))
     }
 
     /// Runs one statement with plain values, ignoring any rows: the hot path of writes, which

@@ -25,11 +25,7 @@ public final class Statement {
 
     /// Resets the statement and binds `values` to parameters 1…n.
     func bind(_ values: [any SQLBindable]) throws(DatabaseError) {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
-        for (offset, value) in values.enumerated() {
-            try bind(value.sqlValue, at: Int32(offset + 1))
-        }
+        try bind(sqlValues: values.map(\.sqlValue))
     }
 
     /// Resets the statement and binds `values` to parameters 1…n.

@@ -46,7 +46,7 @@ public struct ChangeSetMessage: WireMessage {
 /// sender: then `clock` is empty). `clock` is the receiver's clock of the zone afterwards.
 ///
 ///     zone: string | clock
-public struct ChangeSetAck: WireMessage {
+public struct ChangeSetAck: ZoneClockMessage {
     public static let type = MessageType.changeSetAck
     public static let name = "change set ack"
 
@@ -57,23 +57,13 @@ public struct ChangeSetAck: WireMessage {
         self.zone = zone
         self.clock = clock
     }
-
-    public func encode(into writer: inout BinaryWriter) {
-        writer.write(zone)
-        writer.write(clock)
-    }
-
-    public init(reading reader: inout BinaryReader, limits: MessageLimits) throws(WireError) {
-        zone = try reader.readZoneID("zone", limits: limits)
-        clock = try reader.readVectorClock("clock", limits: limits)
-    }
 }
 
 /// The receiver's clock does not dominate the set's `since` (an earlier batch is missing):
 /// the sender resends from `clock`.
 ///
 ///     zone: string | clock
-public struct ChangeSetNotReady: WireMessage {
+public struct ChangeSetNotReady: ZoneClockMessage {
     public static let type = MessageType.changeSetNotReady
     public static let name = "change set not ready"
 
@@ -84,14 +74,25 @@ public struct ChangeSetNotReady: WireMessage {
         self.zone = zone
         self.clock = clock
     }
+}
 
+/// A message that is a zone and a clock (`ChangeSetAck`, `ChangeSetNotReady`): one codec for
+/// both, each keeping its own type.
+public protocol ZoneClockMessage: WireMessage {
+    var zone: String { get }
+    var clock: VectorClock { get }
+    init(zone: String, clock: VectorClock)
+}
+
+extension ZoneClockMessage {
     public func encode(into writer: inout BinaryWriter) {
         writer.write(zone)
         writer.write(clock)
     }
 
     public init(reading reader: inout BinaryReader, limits: MessageLimits) throws(WireError) {
-        zone = try reader.readZoneID("zone", limits: limits)
-        clock = try reader.readVectorClock("clock", limits: limits)
+        self.init(
+            zone: try reader.readZoneID("zone", limits: limits),
+            clock: try reader.readVectorClock("clock", limits: limits))
     }
 }

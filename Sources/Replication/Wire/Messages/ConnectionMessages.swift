@@ -11,7 +11,7 @@ extension MessageType {
 /// same nonce. Any frame received proves the peer alive.
 ///
 ///     nonce: u64
-public struct Ping: WireMessage {
+public struct Ping: NonceMessage {
     public static let type = MessageType.ping
     public static let name = "ping"
 
@@ -20,20 +20,12 @@ public struct Ping: WireMessage {
     public init(nonce: UInt64) {
         self.nonce = nonce
     }
-
-    public func encode(into writer: inout BinaryWriter) {
-        writer.write(nonce)
-    }
-
-    public init(reading reader: inout BinaryReader, limits: MessageLimits) throws(WireError) {
-        nonce = try reader.readUInt64("nonce")
-    }
 }
 
 /// Keepalive answer.
 ///
 ///     nonce: u64
-public struct Pong: WireMessage {
+public struct Pong: NonceMessage {
     public static let type = MessageType.pong
     public static let name = "pong"
 
@@ -42,13 +34,21 @@ public struct Pong: WireMessage {
     public init(nonce: UInt64) {
         self.nonce = nonce
     }
+}
 
+/// A message that is a nonce (`Ping`, `Pong`): one codec for both, each keeping its type.
+public protocol NonceMessage: WireMessage {
+    var nonce: UInt64 { get }
+    init(nonce: UInt64)
+}
+
+extension NonceMessage {
     public func encode(into writer: inout BinaryWriter) {
         writer.write(nonce)
     }
 
     public init(reading reader: inout BinaryReader, limits: MessageLimits) throws(WireError) {
-        nonce = try reader.readUInt64("nonce")
+        self.init(nonce: try reader.readUInt64("nonce"))
     }
 }
 
