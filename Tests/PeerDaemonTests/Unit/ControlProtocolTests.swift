@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import Store
 import Testing
 
 @Suite struct ControlProtocolTests {
@@ -42,7 +43,7 @@ import Testing
     /// Framing must not depend on how the stream is cut into reads.
     @Test(arguments: [1, 7, 42, 1_234_567])
     func lineBufferSplitsLinesWhateverTheChunkSizes(seed: UInt64) {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let lines = (0..<200).map { index in
             String(repeating: "x", count: Int.random(in: 0...80, using: &generator)) + "\(index)"
         }
@@ -80,18 +81,5 @@ import Testing
             "HOME": "/h", "CONFIGURATION_DIRECTORY": "/h/.config/peershare",
         ])
         #expect(systemd.configFile == "/h/.config/peershare/peershared.conf")
-    }
-}
-
-/// A small deterministic generator (SplitMix64) so failures print a reproducible seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -23,13 +23,18 @@ final class RawPeer: @unchecked Sendable {
         let identity = self.identity
         let address = target.address
         let expected = target.peer
-        return try await IOThread.run {
-            let socket = try TCPDialer.connect(host: address.host, port: address.port, timeout: .seconds(10))
-            var configuration = TLSConfiguration.client(identity: identity, expecting: expected)
-            configuration.readTimeout = .seconds(30)
-            return FrameStream(
-                connection: try TLSConnection.handshake(over: socket, configuration: configuration))
-        }
+        return try await IOThread.run { try Self.dial(address, as: identity, expecting: expected) }
+    }
+
+    /// Dials and completes the TLS handshake, on the calling thread.
+    private static func dial(
+        _ address: PeerAddress, as identity: PeerIdentity, expecting expected: PeerID
+    ) throws -> FrameStream {
+        let socket = try TCPDialer.connect(host: address.host, port: address.port, timeout: .seconds(10))
+        var configuration = TLSConfiguration.client(identity: identity, expecting: expected)
+        configuration.readTimeout = .seconds(30)
+        return FrameStream(
+            connection: try TLSConnection.handshake(over: socket, configuration: configuration))
     }
 
     /// Connects to `target`, exchanges hellos and runs `body`, all on one I/O thread. The
@@ -43,11 +48,7 @@ final class RawPeer: @unchecked Sendable {
         let address = target.address
         let expected = target.peer
         return try await IOThread.run {
-            let socket = try TCPDialer.connect(host: address.host, port: address.port, timeout: .seconds(10))
-            var configuration = TLSConfiguration.client(identity: identity, expecting: expected)
-            configuration.readTimeout = .seconds(30)
-            let stream = FrameStream(
-                connection: try TLSConnection.handshake(over: socket, configuration: configuration))
+            let stream = try Self.dial(address, as: identity, expecting: expected)
             defer { stream.connection.close() }
             let agreement = try stream.exchangeHello(Hello(peerID: identity.peerID))
             guard agreement.version == Hello.currentVersion else { throw WireError.badMagic }
