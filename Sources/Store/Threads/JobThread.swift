@@ -6,7 +6,10 @@
 public final class JobThread<Job: Sendable>: @unchecked Sendable {
     // Guarded by `lock`.
     private var jobs: [Job] = []
+    /// The thread exists (working or lingering).
     private var running = false
+    /// A batch is being handled.
+    private var busy = false
     private let lock = Condition()
 
     private let handle: @Sendable ([Job]) -> Void
@@ -33,26 +36,29 @@ public final class JobThread<Job: Sendable>: @unchecked Sendable {
         if start { IOThread.detach { [self] in run() } }
     }
 
-    /// Waits until every job submitted so far has been handled.
+    /// Waits until every job submitted so far has been handled (not for a lingering thread
+    /// to end).
     public func waitUntilIdle() {
         lock.withLock {
-            while running { lock.wait() }
+            while busy || !jobs.isEmpty { lock.wait() }
         }
     }
 
     private func run() {
         while true {
             let batch = lock.withLock { () -> [Job] in
+                if busy {
+                    busy = false
+                    lock.broadcast()
+                }
                 waitWhileLocked(until: { !jobs.isEmpty }, for: linger)
                 if let gather, !jobs.isEmpty, jobs.count < gather.below {
                     waitWhileLocked(until: { jobs.count >= gather.below }, for: gather.time)
                 }
                 let batch = jobs
                 jobs = []
-                if batch.isEmpty {
-                    running = false
-                    lock.broadcast()
-                }
+                busy = !batch.isEmpty
+                if batch.isEmpty { running = false }
                 return batch
             }
             if batch.isEmpty { return }
