@@ -40,6 +40,12 @@ final class Daemon: Sendable {
         notifier = SystemdNotifier(environment: environment, logger: logger)
         try Self.makeDirectory(settings.stateDirectory)
         lock = try StateDirectoryLock(stateDirectory: settings.stateDirectory)
+        let tightened = PrivateModes.tighten(settings.stateDirectory)
+        if !tightened.isEmpty {
+            logger.warning(
+                "made files other users could read private (files 0600, directories 0700)",
+                ["state_dir": settings.stateDirectory, "files": "\(tightened.count)"])
+        }
         let identityDirectory = settings.stateDirectory + "/identity"
         let identity: PeerIdentity
         do {

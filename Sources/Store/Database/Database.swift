@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Glibc
 
 /// One SQLite connection: the only door to the C API.
 ///
@@ -15,6 +16,7 @@ public final class Database: @unchecked Sendable {
 
     /// Opens (creating if needed) the database at `path`, in WAL mode with foreign keys on.
     public init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(DatabaseError) {
+        Self.createPrivately(path)
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -42,6 +44,17 @@ public final class Database: @unchecked Sendable {
 
     deinit {
         close()
+    }
+
+    /// Creates the database file with mode 0600 before SQLite opens it, and makes an
+    /// existing one 0600: SQLite creates the `-wal` and `-shm` files with the main file's
+    /// mode, so this keeps all three private whatever the process umask. Best effort: when
+    /// this fails, opening fails too and SQLite's message says why.
+    private static func createPrivately(_ path: String) {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        _ = fchmod(fd, 0o600)
+        Glibc.close(fd)
     }
 
     /// Pages in the write-ahead log after the last commit, once `takeOverCheckpoints` ran.
