@@ -24,7 +24,8 @@ public final class BlobStore: Sendable {
         access(path(for: hash), F_OK) == 0
     }
 
-    /// Copies the file at `source` into the store; returns its hash and size.
+    /// Copies the file at `source` into the store; returns its hash and size. A file that
+    /// changes while it is read is refused (see `FileSnapshot`) and nothing is kept.
     public func importFile(at source: String, limit: Int64) throws -> (hash: String, size: Int64) {
         // O_NONBLOCK: opening a named pipe must not hang; anything but a regular file is refused.
         let input = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -57,6 +58,15 @@ public final class BlobStore: Sendable {
                     throw StoreError.photoTooLarge(size: writer.size + Int64(n), limit: limit)
                 }
                 try buffer.withUnsafeBytes { try writer.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            }
+            if let change = FileSnapshot.changeDuringRead(
+                before: FileSnapshot(info), descriptor: .of(descriptor: input), path: .of(path: source),
+                bytesRead: writer.size)
+            {
+                throw StoreError.unreadableFile(
+                    path: source,
+                    reason: "it changed while it was being read (\(change)), so nothing was added: "
+                        + "add it again once nothing writes to it")
             }
             return try writer.commit()
         } catch {
