@@ -5,17 +5,31 @@ import Glibc
 ///
 /// The CLI's only way to the daemon, and the example other tools can follow. Synchronous:
 /// one request at a time, the ID a counter.
+///
+/// With a `timeout`, connecting, sending, and waiting for each line from the daemon give up
+/// after that long with `.timedOut`, so a daemon that accepts but never answers cannot
+/// hold a client for ever. It bounds the silence between lines, not a whole command: a
+/// long copy that reports progress keeps its connection alive, and a stream's events, once
+/// acknowledged, are waited for without a limit.
 public final class ControlClient {
     public let socketPath: String
+    /// How long to wait for the daemon at each step; nil waits for ever.
+    public var timeout: Duration?
     private let socket: LineSocket
     private var nextID = 1
 
-    /// Connects; throws `.unreachable` when nothing listens at `socketPath`.
-    public init(socketPath: String, maxLineBytes: Int = 64 << 20) throws(ControlClientError) {
+    /// Connects; throws `.unreachable` when nothing listens at `socketPath`, `.timedOut`
+    /// when the daemon does not take the connection within `timeout`.
+    public init(socketPath: String, maxLineBytes: Int = 64 << 20, timeout: Duration? = nil)
+        throws(ControlClientError)
+    {
         self.socketPath = socketPath
+        self.timeout = timeout
         do {
-            self.socket = LineSocket(fd: try UnixSocket.connect(path: socketPath), maxLineBytes: maxLineBytes)
+            let fd = try UnixSocket.connect(path: socketPath, sendTimeout: timeout)
+            self.socket = LineSocket(fd: fd, maxLineBytes: maxLineBytes)
         } catch {
+            if error.code == EAGAIN, let timeout { throw .timedOut(socketPath, after: timeout) }
             throw ControlClientError(connecting: socketPath, error)
         }
     }
@@ -46,6 +60,8 @@ public final class ControlClient {
         _ command: String, args: [String: JSON] = [:], onEvent: (ControlEvent) -> Bool
     ) throws(ControlClientError) {
         _ = try call(command, args: args)
+        // Events come when they come: only the acknowledgement is waited for with a limit.
+        timeout = nil
         while true {
             let message: ControlClientMessage
             do {
@@ -81,13 +97,31 @@ public final class ControlClient {
         do {
             try socket.write(ControlRequest(id: id, command: command, args: args).json)
         } catch {
+            if error.code == EAGAIN, let timeout { throw .timedOut(socketPath, after: timeout) }
+            // A daemon that refuses the connection writes why and closes without reading
+            // the request: its answer may already be here.
+            if case .response(.failure(_, let refusal))? = try? readMessage() { throw .daemon(refusal) }
             throw .connectionClosed(socketPath)
         }
         return id
     }
 
+    /// The next line: a whole one already buffered, else what arrives within `timeout`.
+    private func nextLine() throws(ControlClientError) -> LineSocket.Read {
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        while true {
+            if let ready = socket.bufferedLine() { return ready }
+            if let deadline, let timeout {
+                guard socket.waitReadable(until: deadline) else {
+                    throw .timedOut(socketPath, after: timeout)
+                }
+            }
+            guard socket.fill() else { return .end }
+        }
+    }
+
     private func readMessage() throws(ControlClientError) -> ControlClientMessage {
-        switch socket.readLine() {
+        switch try nextLine() {
         case .end: throw .connectionClosed(socketPath)
         case .tooLong: throw .protocolViolation(socketPath, "a line from the daemon is too long")
         case .line(let line):

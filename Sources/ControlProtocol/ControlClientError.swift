@@ -15,6 +15,8 @@ public enum ControlClientError: Error, Sendable, Hashable, CustomStringConvertib
     case connectionClosed(String)
     /// The daemon sent something the protocol does not allow.
     case protocolViolation(String, String)
+    /// The daemon took no connection, or sent nothing, within the client's timeout.
+    case timedOut(String, after: Duration)
 
     init(connecting path: String, _ error: SystemCallError) {
         switch error.code {
@@ -31,6 +33,7 @@ public enum ControlClientError: Error, Sendable, Hashable, CustomStringConvertib
         case .daemon(let error): return error.code.rawValue
         case .connectionClosed: return "connection_closed"
         case .protocolViolation: return "protocol_violation"
+        case .timedOut: return "daemon_timeout"
         }
     }
 
@@ -50,6 +53,10 @@ public enum ControlClientError: Error, Sendable, Hashable, CustomStringConvertib
         case .protocolViolation(let path, let detail):
             return "peershared at \(path) broke the control protocol (\(detail)): are the CLI and "
                 + "daemon the same version?"
+        case .timedOut(let path, let timeout):
+            return "the daemon at \(path) did not answer within \(timeout.components.seconds) s: it may be "
+                + "stuck or overloaded (see its log, 'journalctl --user -u peershared'); "
+                + "peershare --timeout SECONDS waits longer"
         }
     }
 }

@@ -28,6 +28,8 @@ public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let permissionDenied: Code = "permission_denied"
         /// The daemon already serves its maximum number of control connections.
         public static let tooManyConnections: Code = "too_many_connections"
+        /// The connection sent no complete request within the daemon's `control_idle_timeout`.
+        public static let idleTimeout: Code = "idle_timeout"
         /// The daemon is stopping and takes no more requests.
         public static let shuttingDown: Code = "shutting_down"
         /// A `watch` client read too slowly and missed events.

@@ -53,6 +53,21 @@ public final class LineSocket {
         }
     }
 
+    /// Waits until the socket has something to read (or has hung up); false when `deadline`
+    /// passed first.
+    public func waitReadable(until deadline: ContinuousClock.Instant) -> Bool {
+        while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return false }
+            let (seconds, attoseconds) = left.components
+            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let result = poll(&entry, 1, milliseconds)
+            if result > 0 { return true }
+            if result < 0 && errno != EINTR { return true }
+        }
+    }
+
     /// Blocks until a line arrives, the line grows too long, or the stream ends.
     public func readLine() -> Read {
         while true {
@@ -79,6 +94,16 @@ public final class LineSocket {
     /// Writes `value` as one line.
     public func write(_ value: JSON) throws(SystemCallError) {
         try write(JSONLine.encode(value))
+    }
+
+    /// Writes `value` as one line if the socket takes it at once, never blocking: for a
+    /// last word to a client that may not be reading (a refusal, an idle connection's
+    /// close). A client that does not read simply misses it.
+    public func writeWithoutWaiting(_ value: JSON) {
+        let data = JSONLine.encode(value)
+        _ = data.withUnsafeBytes { raw in
+            send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+        }
     }
 
     /// Stops both directions without releasing the descriptor, which wakes a thread that

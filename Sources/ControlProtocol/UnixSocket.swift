@@ -27,12 +27,19 @@ public enum UnixSocket {
         return fd
     }
 
-    /// Connects a new stream socket to `path`.
-    public static func connect(path: String) throws(SystemCallError) -> Int32 {
+    /// Connects a new stream socket to `path`. With `sendTimeout`, a connection the
+    /// listener does not take in time (its backlog full) fails with EAGAIN, and so do later
+    /// sends that cannot go out in time.
+    public static func connect(path: String, sendTimeout: Duration? = nil) throws(SystemCallError) -> Int32 {
         guard var address = address(path) else {
             throw SystemCallError("connect", path, code: ENAMETOOLONG)
         }
         let fd = try makeSocket(SOCK_STREAM, for: path)
+        if let sendTimeout {
+            let (seconds, attoseconds) = sendTimeout.components
+            var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        }
         let result = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
                 Glibc.connect(fd, socketAddress, socklen_t(MemoryLayout<sockaddr_un>.size))

@@ -134,12 +134,31 @@ import Testing
         let directory = try TestDirectory()
         let result = try CLI.run(["--help"], in: directory)
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("usage: peershare [--socket PATH] [--json] COMMAND [ARGS...]\n"))
+        #expect(
+            result.stdout.hasPrefix(
+                "usage: peershare [--socket PATH] [--json] [--timeout SECONDS] COMMAND [ARGS...]\n"))
+        #expect(result.stdout.contains("\n  --timeout SECONDS\n"))
         for command in [
             "status", "id", "ping", "watch", "photo add", "tag toggle", "rate", "rating list", "history",
         ] {
             #expect(result.stdout.contains("\n  \(command) "))
         }
+    }
+
+    @Test func aBadTimeoutIsAUsageError() throws {
+        let directory = try TestDirectory()
+        let flag = try CLI.run(["--timeout", "0", "ping"], in: directory)
+        #expect(flag.status == 2)
+        #expect(
+            flag.stderr
+                == "peershare: --timeout must be a whole number of seconds, at least 1, not '0' "
+                + "(see 'peershare --help')\n")
+        let variable = try CLI.run(["ping"], in: directory, environment: ["PEERSHARE_TIMEOUT": "soon"])
+        #expect(variable.status == 2)
+        #expect(
+            variable.stderr
+                == "peershare: PEERSHARE_TIMEOUT must be a whole number of seconds, at least 1, not 'soon' "
+                + "(see 'peershare --help')\n")
     }
 
     @Test func versionsMatch() throws {

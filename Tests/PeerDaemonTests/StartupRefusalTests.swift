@@ -73,7 +73,7 @@ import Testing
         #expect(
             daemon.stderr
                 == "<3>peershared: \(config):3: unknown setting 'colour'; allowed settings are advertise, "
-                + "control_socket, listen, log_level, max_control_connections, max_control_line_bytes, "
+                + "control_idle_timeout, control_socket, listen, log_level, max_control_connections, max_control_line_bytes, "
                 + "max_frame_bytes, max_name_bytes, max_photo_bytes, max_thumbnail_bytes, state_dir\n")
         #expect(daemon.notify.messages.isEmpty)
     }
@@ -127,8 +127,10 @@ import Testing
     @Test func aLibraryThatCannotBeOpenedIsRefusedBeforeReady() throws {
         let directory = try TestDirectory()
         let state = directory.file("state")
-        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try directory.write("state/library", "not a directory\n")
+        chmod(state + "/library", 0o600)  // private already: nothing to tighten, nothing logged
         let daemon = try DaemonProcess(in: directory)
         #expect(try daemon.waitForExit() == 1)
         #expect(

@@ -29,6 +29,8 @@ struct DaemonSettings: Sendable, Equatable {
 struct DaemonLimits: Sendable, Equatable {
     var maxControlLineBytes = 1 << 20
     var maxControlConnections = 64
+    /// Seconds a control connection may stay open without sending a complete request.
+    var controlIdleTimeout = 10
     var maxPhotoBytes = 4 << 30
     var maxNameBytes = 1024
     var maxThumbnailBytes = 1 << 20

@@ -44,6 +44,7 @@ enum SettingsTable {
         },
         byteCount("max_control_line_bytes", \.maxControlLineBytes, min: 1 << 10, max: 1 << 30),
         count("max_control_connections", \.maxControlConnections, min: 1, max: 4096),
+        count("control_idle_timeout", \.controlIdleTimeout, min: 1, max: 86_400, unit: "seconds"),
         byteCount("max_photo_bytes", \.maxPhotoBytes, min: 1, max: 1 << 40),
         byteCount("max_name_bytes", \.maxNameBytes, min: 1, max: 1 << 16),
         byteCount("max_thumbnail_bytes", \.maxThumbnailBytes, min: 1 << 10, max: 64 << 20),
@@ -74,11 +75,12 @@ enum SettingsTable {
     }
 
     private static func count(
-        _ key: String, _ field: WritableKeyPath<DaemonLimits, Int> & Sendable, min: Int, max: Int
+        _ key: String, _ field: WritableKeyPath<DaemonLimits, Int> & Sendable, min: Int, max: Int,
+        unit: String? = nil
     ) -> Setting {
         Setting(
             key: key, defaultValue: "\(DaemonLimits()[keyPath: field])",
-            allowed: "a whole number from \(min) to \(max)"
+            allowed: "a whole number\(unit.map { " of \($0)" } ?? "") from \(min) to \(max)"
         ) { settings, value, _ in
             guard let number = Int(value), (min...max).contains(number) else { return false }
             settings.limits[keyPath: field] = number

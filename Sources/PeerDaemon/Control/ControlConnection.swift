@@ -4,38 +4,81 @@ import Glibc
 
 /// Serves one client of the control socket, on the client's own thread: reads request
 /// lines, runs their handlers, writes responses, until the client leaves, a line is too
-/// long, a stream ends, or the daemon stops.
+/// long, a stream ends, the client stays idle too long, or the daemon stops.
+///
+/// Idle means waiting for a complete request line: the clock starts when the connection
+/// opens and again after each response. A request being served (a long `sync` wait, a
+/// big `photo.add`) and a `watch` stream are never idle.
 final class ControlConnection {
     private let socket: LineSocket
     private let routes: ControlRoutes
     private let stop: StopSignal
     private let logger: Logger
+    private let idleTimeout: Duration
+
+    /// What serving a read asks of the connection.
+    private enum Next {
+        /// Keep reading; `answered` when a request was answered (the idle clock restarts).
+        case read(answered: Bool)
+        case close
+    }
 
     init(fd: Int32, routes: ControlRoutes, limits: DaemonLimits, stop: StopSignal, logger: Logger) {
         self.socket = LineSocket(fd: fd, maxLineBytes: limits.maxControlLineBytes)
         self.routes = routes
         self.stop = stop
         self.logger = logger
+        self.idleTimeout = .seconds(limits.controlIdleTimeout)
     }
 
     /// Runs until the connection is done, then closes it.
     func run() {
         defer { socket.close() }
+        var idleSince = ContinuousClock.now
         while !stop.isFired {
             if let read = socket.bufferedLine() {
-                guard serve(read) else { return }
+                switch serve(read) {
+                case .close: return
+                case .read(let answered): if answered { idleSince = .now }
+                }
                 continue
             }
-            let ready = Poll.readable([socket.fd, stop.fd])
-            if ready.contains(1) || !socket.fill() { return }
+            let left = idleSince + idleTimeout - .now
+            guard left > .zero else {
+                closeIdle()
+                return
+            }
+            let ready = Poll.readable([socket.fd, stop.fd], timeoutMilliseconds: Self.milliseconds(left))
+            if ready.contains(1) { return }
+            if ready.contains(0) && !socket.fill() { return }
         }
     }
 
-    /// Handles one read; false when the connection must close.
-    private func serve(_ read: LineSocket.Read) -> Bool {
+    /// Tells the client why (if it reads), logs it, and lets `run` close the connection.
+    private func closeIdle() {
+        let seconds = idleTimeout.components.seconds
+        logger.info(
+            "closed a control connection that sent no request in time",
+            ["reason": "idle", "control_idle_timeout": "\(seconds)"])
+        let message =
+            "no complete request within \(seconds) s (control_idle_timeout): this connection is now "
+            + "closed; connect again to send one"
+        socket.writeWithoutWaiting(
+            ControlResponse.failure(id: .null, error: ControlError(.idleTimeout, message)).json)
+    }
+
+    /// Whole milliseconds, rounded up so a poll never wakes just before the deadline.
+    private static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: max(total, 1))
+    }
+
+    /// Handles one read.
+    private func serve(_ read: LineSocket.Read) -> Next {
         switch read {
         case .end:
-            return false
+            return .close
         case .tooLong:
             let limit = socket.maxLineBytes
             logger.warning("control request line too long, closing the connection", ["limit": "\(limit)"])
@@ -44,10 +87,10 @@ final class ControlConnection {
                 + "send a smaller request; this connection is now closed"
             _ = write(.failure(id: .null, error: ControlError(.lineTooLong, message)))
             socket.closeAfterDraining()
-            return false
+            return .close
         case .line(let line):
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return true }
-            return serve(line: line)
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .read(answered: false) }
+            return serve(line: line) ? .read(answered: true) : .close
         }
     }
 

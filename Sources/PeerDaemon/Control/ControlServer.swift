@@ -17,6 +17,10 @@ final class ControlServer: Sendable {
     private let threads = DispatchGroup()
     private let clients = Mutex(0)
     private let accepting = Mutex(false)
+    /// Refusals for too many connections since the last warning, and when that was: a
+    /// flood of local connects gets one log line every `refusalLogInterval`, not one each.
+    private let refusals = Mutex<(count: Int, lastLogged: ContinuousClock.Instant?)>((0, nil))
+    private static let refusalLogInterval = Duration.seconds(10)
 
     /// Prepares the path and binds; the socket accepts connections as soon as this returns.
     init(path: String, logger: Logger) throws(DaemonError) {
@@ -101,10 +105,11 @@ final class ControlServer: Sendable {
         setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let credentials = try? PeerCredentials.of(client)
         if let refusal = refusal(for: credentials, limits: limits) {
+            // This runs on the accept thread: never wait on the client here, or a few that
+            // neither read nor close would hold up every other connection.
             let socket = LineSocket(fd: client, maxLineBytes: limits.maxControlLineBytes)
-            try? socket.write(ControlResponse.failure(id: .null, error: refusal).json)
-            // Short: this runs on the accept thread.
-            socket.closeAfterDraining(timeoutMilliseconds: 200)
+            socket.writeWithoutWaiting(ControlResponse.failure(id: .null, error: refusal).json)
+            socket.close()
             return
         }
         threads.enter()
@@ -120,6 +125,18 @@ final class ControlServer: Sendable {
         }
         thread.name = "control-client"
         thread.start()
+    }
+
+    /// Counts a refusal; returns how many to report when it is time for a warning.
+    private func refusalsToReport() -> Int? {
+        refusals.withLock { state in
+            state.count += 1
+            if let last = state.lastLogged, ContinuousClock.now - last < Self.refusalLogInterval {
+                return nil
+            }
+            defer { state = (0, .now) }
+            return state.count
+        }
     }
 
     /// Why `client` may not be served, or nil; counts it as a client when admitted.
@@ -142,8 +159,11 @@ final class ControlServer: Sendable {
             return true
         }
         guard admitted else {
-            logger.warning(
-                "refused a control connection: too many open", ["limit": "\(limits.maxControlConnections)"])
+            if let refused = refusalsToReport() {
+                logger.warning(
+                    "refused control connections: too many open",
+                    ["limit": "\(limits.maxControlConnections)", "refused": "\(refused)"])
+            }
             return ControlError(
                 .tooManyConnections,
                 "peershared already serves \(limits.maxControlConnections) control connections "

@@ -6,9 +6,11 @@ import Glibc
 /// event lines before its response, when the client asked with `"progress": true`.
 ///
 /// `track` sends `{"bytes": 0, "total": N}` at once, then a new line whenever the measured
-/// count moves (checked every `interval`), then `{"bytes": N, "total": N}` when the work
-/// succeeds, and always before the response. Without the request flag it only runs the
-/// work. A client that goes away mid-way just stops receiving; the work goes on.
+/// count moves (checked every `interval`) and at least every `heartbeat` even when it does
+/// not (a client that gives up on a silent daemon keeps waiting while the copy syncs to
+/// disk), then `{"bytes": N, "total": N}` when the work succeeds, and always before the
+/// response. Without the request flag it only runs the work. A client that goes away
+/// mid-way just stops receiving; the work goes on.
 ///
 /// Thread safety: the connection's socket is written by one thread at a time. While the
 /// work runs, only the ticker thread writes; `track` joins it before returning, and the
@@ -17,12 +19,17 @@ final class ProgressReporter: @unchecked Sendable {
     private let requestID: JSON
     private let socket: LineSocket?
     private let interval: Int32
+    private let heartbeat: Duration
 
     /// `socket` is nil when the client did not ask for progress.
-    init(requestID: JSON, socket: LineSocket?, intervalMilliseconds: Int32 = 200) {
+    init(
+        requestID: JSON, socket: LineSocket?, intervalMilliseconds: Int32 = 200,
+        heartbeat: Duration = .seconds(5)
+    ) {
         self.requestID = requestID
         self.socket = socket
         self.interval = intervalMilliseconds
+        self.heartbeat = heartbeat
     }
 
     /// Runs `work`, reporting `measure()` (bytes done so far, nil when unknown) out of
@@ -35,14 +42,18 @@ final class ProgressReporter: @unchecked Sendable {
         sender.send(bytes: 0, total: total)
         let done = WakePipe()
         let finished = DispatchSemaphore(value: 0)
-        let ticker = Thread { [interval] in
+        let ticker = Thread { [interval, heartbeat] in
             defer { finished.signal() }
             var last: Int64 = 0
+            var lastSent = ContinuousClock.now
             while Poll.readable([done.fd], timeoutMilliseconds: interval).isEmpty {
                 if let bytes = measure(), bytes != last, bytes <= total {
                     last = bytes
-                    sender.send(bytes: bytes, total: total)
+                } else if ContinuousClock.now - lastSent < heartbeat {
+                    continue
                 }
+                sender.send(bytes: last, total: total)
+                lastSent = .now
             }
         }
         ticker.name = "control-progress"

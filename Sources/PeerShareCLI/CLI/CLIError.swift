@@ -7,11 +7,12 @@ enum CLIError: Error, Sendable, CustomStringConvertible {
     case usage(String, helpCommand: String)
     case client(ControlClientError)
 
-    /// Exit statuses: 1 the daemon refused or failed, 2 usage, 3 daemon not reachable.
+    /// Exit statuses: 1 the daemon refused or failed, 2 usage, 3 daemon not reachable (or
+    /// not answering within the timeout).
     var exitStatus: Int32 {
         switch self {
         case .usage: return 2
-        case .client(.unreachable), .client(.cannotConnect): return 3
+        case .client(.unreachable), .client(.cannotConnect), .client(.timedOut): return 3
         case .client: return 1
         }
     }

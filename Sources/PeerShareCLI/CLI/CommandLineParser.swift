@@ -4,6 +4,9 @@ import ControlProtocol
 struct GlobalOptions: Sendable {
     var socket: String?
     var json = false
+    /// `--timeout SECONDS`: how long to wait for the daemon (for `sync --wait`, how long it
+    /// waits for sync).
+    var timeout: Int?
 }
 
 /// What the command line asks for.
@@ -47,6 +50,14 @@ struct CommandLineParser: Sendable {
                 globals.socket = value
             case _ where token.hasPrefix("--socket="):
                 globals.socket = String(token.dropFirst("--socket=".count))
+            case "--timeout":
+                guard let value = tokens.popFirst() else {
+                    throw .usage("--timeout needs SECONDS", helpCommand: "peershare")
+                }
+                globals.timeout = try Self.seconds(value, from: "--timeout")
+            case _ where token.hasPrefix("--timeout="):
+                globals.timeout = try Self.seconds(
+                    String(token.dropFirst("--timeout=".count)), from: "--timeout")
             default: rest.append(token)
             }
         }
@@ -159,6 +170,16 @@ struct CommandLineParser: Sendable {
             }
             parsed.values[option.key] = value
         }
+    }
+
+    /// A timeout given as whole seconds, at least 1.
+    static func seconds(_ text: String, from source: String) throws(CLIError) -> Int {
+        guard let seconds = Int(text), seconds >= 1 else {
+            throw .usage(
+                "\(source) must be a whole number of seconds, at least 1, not '\(text)'",
+                helpCommand: "peershare")
+        }
+        return seconds
     }
 
     private static func split(_ token: String) -> (String, String?) {

@@ -27,6 +27,10 @@ struct CommandSpec: Sendable {
     var progressLabel: String?
     /// Builds the control arguments; nil maps every argument and option by its key.
     var makeArgs: (@Sendable (ParsedArguments) throws(CLIError) -> [String: JSON])?
+    /// For a command the daemon answers only after waiting itself (`sync --wait`): the
+    /// argument holding that wait in seconds and its default, which the CLI adds to its own
+    /// timeout. The global `--timeout` sets that argument instead of the CLI's timeout.
+    var daemonWait: (argument: String, defaultSeconds: Int)?
 
     /// The command's words joined, as help and errors show it: `photo add`.
     var name: String { path.joined(separator: " ") }

@@ -8,6 +8,9 @@ struct HelpText: Sendable {
           --socket PATH  the daemon's control socket (default: $PEERSHARE_SOCKET, else
                          $XDG_RUNTIME_DIR/peershare/peershared.sock, as peershared uses)
           --json         print one JSON value on stdout (errors: {"error": {"code", "message"}})
+          --timeout SECONDS
+                         how long to wait for the daemon (default: $PEERSHARE_TIMEOUT, else 30);
+                         for sync --wait, how long to wait for sync (default 60)
           --help         show help for peershare, a command group, or a command
         """
 
@@ -20,7 +23,7 @@ struct HelpText: Sendable {
     }
 
     private var top: String {
-        var lines = ["usage: peershare [--socket PATH] [--json] COMMAND [ARGS...]", ""]
+        var lines = ["usage: peershare [--socket PATH] [--json] [--timeout SECONDS] COMMAND [ARGS...]", ""]
         lines.append("Drives peershared, the PeerShare daemon, through its control socket.")
         lines.append("")
         lines.append("commands:")
@@ -28,7 +31,8 @@ struct HelpText: Sendable {
         lines += ["", Self.globalOptions, ""]
         lines.append("Run 'peershare COMMAND --help' for a command's arguments.")
         lines.append(
-            "Exit status: 0 success, 1 the daemon refused or failed, 2 usage error, 3 daemon not reachable.")
+            "Exit status: 0 success, 1 the daemon refused or failed, 2 usage error, 3 daemon not reachable "
+                + "or not answering in time.")
         return lines.joined(separator: "\n")
     }
 

@@ -4,6 +4,10 @@ import ControlProtocol
 /// failure into `peershare: <message>` on stderr (plus the JSON error with `--json`) and an
 /// exit status.
 enum PeerShareMain {
+    /// Seconds the CLI waits for the daemon when neither `--timeout` nor
+    /// `$PEERSHARE_TIMEOUT` says otherwise.
+    static let defaultTimeout = 30
+
     static func run(arguments: [String], environment: [String: String], workingDirectory: String) -> Int32 {
         let parser = CommandLineParser(table: CommandTable.all, workingDirectory: workingDirectory)
         var globals = GlobalOptions(json: arguments.contains("--json"))
@@ -22,7 +26,12 @@ enum PeerShareMain {
                 let socket =
                     globals.socket ?? environment["PEERSHARE_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
                     ?? PeerSharePaths(environment: environment).controlSocket
-                try execute(command, parsed, socket: socket, json: globals.json)
+                let fallback = try environment["PEERSHARE_TIMEOUT"].flatMap { $0.isEmpty ? nil : $0 }.map {
+                    text throws(CLIError) in try CommandLineParser.seconds(text, from: "PEERSHARE_TIMEOUT")
+                }
+                try execute(
+                    command, parsed, socket: socket, json: globals.json, timeout: globals.timeout,
+                    fallbackTimeout: fallback ?? defaultTimeout)
             }
             return 0
         } catch {
@@ -34,14 +43,25 @@ enum PeerShareMain {
         }
     }
 
+    /// Sends the command and prints its answer. `timeout` is the `--timeout` given, if any;
+    /// `fallbackTimeout` the CLI's own limit otherwise.
     private static func execute(
-        _ command: CommandSpec, _ parsed: ParsedArguments, socket: String, json: Bool
+        _ command: CommandSpec, _ parsed: ParsedArguments, socket: String, json: Bool, timeout: Int?,
+        fallbackTimeout: Int
     ) throws(CLIError) {
         var args = try command.makeArgs?(parsed) ?? parsed.values
+        var seconds = timeout ?? fallbackTimeout
+        if let wait = command.daemonWait {
+            // The daemon answers once its own wait is over: give it that, then the usual time.
+            if let timeout { args[wait.argument] = .int(timeout) }
+            seconds = (args[wait.argument]?.intValue ?? wait.defaultSeconds) + fallbackTimeout
+        }
         let progress = command.progressLabel.flatMap { ProgressLine(label: $0) }
-        if progress != nil { args["progress"] = true }
+        // Progress events also tell the CLI that a long copy is still going, so it asks for
+        // them whether or not it draws the line.
+        if command.progressLabel != nil { args["progress"] = true }
         do {
-            let client = try ControlClient(socketPath: socket)
+            let client = try ControlClient(socketPath: socket, timeout: .seconds(seconds))
             switch command.mode {
             case .call(let format):
                 let result = try call(client, command.request, args, progress: progress)
@@ -68,6 +88,6 @@ enum PeerShareMain {
         _ client: ControlClient, _ request: String, _ args: [String: JSON], progress: ProgressLine?
     ) throws(ControlClientError) -> JSON {
         defer { progress?.clear() }
-        return try client.call(request, args: args, onEvent: progress?.show)
+        return try client.call(request, args: args, onEvent: progress?.show ?? { _ in })
     }
 }

@@ -22,7 +22,8 @@ enum PeerCommands {
                     name: "--timeout", placeholder: "SECONDS", key: "timeout", kind: .integer,
                     help: "how long --wait waits (default 60)"),
             ],
-            request: "sync", mode: .call(format: { $0["in_sync"] == true ? "in sync" : "sync started" })),
+            request: "sync", mode: .call(format: { $0["in_sync"] == true ? "in sync" : "sync started" }),
+            daemonWait: ("timeout", 60)),
         CommandSpec(
             path: ["pause"], summary: "pause replication with all peers or one (local commands keep working)",
             arguments: [peerArgument], request: "pause",

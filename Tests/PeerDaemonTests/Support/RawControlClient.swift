@@ -27,6 +27,11 @@ final class RawControlClient: @unchecked Sendable {
         return value
     }
 
+    /// Sends `text` as it is: part of a line, say.
+    func sendWithoutNewline(_ text: String) throws {
+        try socket.write(Data(text.utf8))
+    }
+
     /// Sends one line and reads the answer.
     func request(_ text: String) throws -> JSON {
         try send(text)
