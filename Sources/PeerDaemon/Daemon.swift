@@ -87,12 +87,20 @@ final class Daemon: Sendable {
         listener.start(handler: EnginePeerConnectionHandler(host: replication))
         custodian.start(host: replication)
         watchdog?.start()
+        let advertised = state.advertiseAddresses
         logger.info(
             "peershared \(PeerShareVersion.string) ready",
             [
                 "peer": identity.peerID.short, "listen": "\(listener.boundAddress)",
+                "advertise": advertised.map(\.description).joined(separator: ","),
                 "control_socket": settings.controlSocket, "state_dir": settings.stateDirectory,
             ])
+        if advertised.isEmpty {
+            logger.warning(
+                "no address to advertise: listening on a wildcard with no network interface but loopback "
+                    + "up; share URLs are refused until advertise = HOST:PORT is set",
+                ["listen": "\(listener.boundAddress)"])
+        }
         notifier.notify("READY=1", statusLine)
     }
 

@@ -13,21 +13,32 @@ final class DaemonState: Sendable {
     let listenAddress: HostPort
     let configFile: String?
     private let current: Mutex<DaemonSettings>
+    /// This machine's interface addresses, read when needed: they change (DHCP, Wi-Fi).
+    private let interfaces: @Sendable () -> [InterfaceAddress]
 
-    init(peerID: PeerID, pid: Int32, listenAddress: HostPort, settings: DaemonSettings, configFile: String?) {
+    init(
+        peerID: PeerID, pid: Int32, listenAddress: HostPort, settings: DaemonSettings, configFile: String?,
+        interfaces: @escaping @Sendable () -> [InterfaceAddress] = InterfaceAddress.current
+    ) {
         self.peerID = peerID
         self.pid = pid
         self.startedAt = .now
         self.listenAddress = listenAddress
         self.configFile = configFile
         self.current = Mutex(settings)
+        self.interfaces = interfaces
     }
 
     /// The settings in force.
     var settings: DaemonSettings { current.withLock { $0 } }
 
-    /// What share URLs carry: the configured advertised address, else the bound one.
-    var advertiseAddress: HostPort { settings.advertise ?? listenAddress }
+    /// Where other peers can dial this daemon, the first in share URLs; empty when it
+    /// listens on a wildcard, has no `advertise` setting and no routable interface.
+    var advertiseAddresses: [HostPort] {
+        let wildcard = AdvertisedAddresses.isWildcard(listenAddress.host)
+        return AdvertisedAddresses.resolve(
+            configured: settings.advertise, bound: listenAddress, interfaces: wildcard ? interfaces() : [])
+    }
 
     var uptime: Duration { .now - startedAt }
 

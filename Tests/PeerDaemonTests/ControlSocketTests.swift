@@ -124,7 +124,8 @@ import Testing
         let keys = try #require(status.objectValue.map { Set($0.keys) })
         #expect(
             keys == [
-                "peer_id", "listen", "advertise", "control_socket", "state_dir", "config_file", "pid",
+                "peer_id", "listen", "advertise", "advertise_all", "control_socket", "state_dir",
+                "config_file", "pid",
                 "uptime",
                 "log_level", "version", "watchers", "zones", "photos", "tags",
             ])
@@ -132,6 +133,7 @@ import Testing
         let listen = try #require(status["listen"]?.stringValue)
         #expect(listen.hasPrefix("127.0.0.1:") && !listen.hasSuffix(":0"))
         #expect(status["advertise"] == .string(listen))
+        #expect(status["advertise_all"] == [.string(listen)])
         #expect(status["control_socket"] == .string(daemon.socketPath))
         #expect(status["state_dir"] == .string(daemon.stateDirectory))
         #expect(status["pid"] == .int(Int(daemon.pid)))

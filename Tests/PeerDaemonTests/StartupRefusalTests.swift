@@ -104,8 +104,10 @@ import Testing
         #expect(try badValue.waitForExit() == 78)
         #expect(
             badValue.stderr
-                == "<3>peershared: --advertise: bad value 'nowhere' for advertise: expected HOST:PORT, such as "
-                + "0.0.0.0:7733, 127.0.0.1:0 or [::1]:7733\n")
+                == "<3>peershared: --advertise: bad value 'nowhere' for advertise: expected one or more "
+                + "HOST:PORT separated by commas, such as photos.example.org:7733 or "
+                + "192.0.2.7:7733,[2001:db8::7]:7733 (a port other than 0, and not a wildcard address such as "
+                + "0.0.0.0)\n")
         let unknown = try DaemonProcess(in: directory, arguments: ["--colour", "blue"], label: "unknown")
         #expect(try unknown.waitForExit() == 64)
         #expect(unknown.stderr == "peershared: unknown option '--colour' (see 'peershared --help')\n")

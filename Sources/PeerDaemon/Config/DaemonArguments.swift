@@ -9,6 +9,9 @@ struct DaemonArguments: Sendable, Equatable {
         let key: String
         let placeholder: String
         let help: String
+        /// Given several times, the values add up (comma-separated) instead of the last
+        /// one winning.
+        var repeatable = false
     }
 
     /// One override given on the command line.
@@ -26,7 +29,9 @@ struct DaemonArguments: Sendable, Equatable {
             name: "--listen", key: "listen", placeholder: "HOST:PORT",
             help: "peer address to bind (port 0: any)"),
         Flag(
-            name: "--advertise", key: "advertise", placeholder: "HOST:PORT", help: "address share URLs carry"),
+            name: "--advertise", key: "advertise", placeholder: "HOST:PORT",
+            help: "address peers dial, first in share URLs (repeatable, or comma-separated)", repeatable: true
+        ),
         Flag(
             name: "--control-socket", key: "control_socket", placeholder: "PATH", help: "control socket path"),
         Flag(
@@ -67,7 +72,12 @@ struct DaemonArguments: Sendable, Equatable {
             if name == "--config" {
                 result.configFile = given
             } else if let flag = flags.first(where: { $0.name == name }) {
-                result.overrides.append(Override(flag: name, key: flag.key, value: given))
+                if flag.repeatable, let earlier = result.overrides.firstIndex(where: { $0.key == flag.key }) {
+                    let value = result.overrides[earlier].value + "," + given
+                    result.overrides[earlier] = Override(flag: name, key: flag.key, value: value)
+                } else {
+                    result.overrides.append(Override(flag: name, key: flag.key, value: given))
+                }
             }
         }
         return result
@@ -76,7 +86,7 @@ struct DaemonArguments: Sendable, Equatable {
     static var usage: String {
         var lines = [
             "usage: peershared [--config FILE] [--state-dir DIR] [--listen HOST:PORT]",
-            "                  [--advertise HOST:PORT] [--control-socket PATH] [--log-level LEVEL]",
+            "                  [--advertise HOST:PORT]... [--control-socket PATH] [--log-level LEVEL]",
             "",
             "The PeerShare daemon: keeps the photo library and replicates shared zones with peers.",
             "",

@@ -7,8 +7,9 @@ import Store
 struct DaemonSettings: Sendable, Equatable {
     /// Where peers connect (TCP); port 0 picks a free port.
     var listen = HostPort(host: "0.0.0.0", port: 7733)
-    /// What share URLs carry; nil means the bound listen address.
-    var advertise: HostPort?
+    /// Addresses peers should dial, first in share URLs; empty means the bound listen
+    /// address, or the interface addresses when it is a wildcard (`AdvertisedAddresses`).
+    var advertise: [HostPort] = []
     /// The control socket's path.
     var controlSocket: String
     /// Where the stores, identity and lock live.

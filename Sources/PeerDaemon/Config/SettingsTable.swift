@@ -13,10 +13,11 @@ enum SettingsTable {
             return true
         },
         Setting(
-            key: "advertise", defaultValue: "(the bound listen address)", allowed: HostPort.expected
+            key: "advertise", defaultValue: "(the bound listen address, or the interface addresses)",
+            allowed: HostPort.expectedAdvertised
         ) { settings, value, _ in
-            guard let address = HostPort(parsing: value), address.port != 0 else { return false }
-            settings.advertise = address
+            guard let addresses = HostPort.advertisedList(value) else { return false }
+            settings.advertise = addresses
             return true
         },
         Setting(

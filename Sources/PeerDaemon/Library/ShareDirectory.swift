@@ -8,13 +8,30 @@ struct ShareDirectory: Sendable {
     let services: DaemonServices
     var library: Library { services.library }
 
-    /// The owner's URL for a share: advertised address, zone, peer ID, current token.
+    /// The owner's URL for a share: first advertised address, zone, peer ID, current token.
+    /// Throws when there is no address another machine could dial (see `address()`).
     func url(zone: String) throws -> ShareURL {
-        let address = services.state.advertiseAddress
+        let address = try self.address()
         let title = try library.privateStore.share(zone)?.title
         return ShareURL(
             host: address.host, port: address.port, zone: zone, owner: library.localPeer,
             token: try library.invitationToken(zone: zone), title: title)
+    }
+
+    /// The address share URLs carry: the first advertised one. With none (a wildcard
+    /// listen address, no `advertise`, no interface but loopback up), a URL could not
+    /// work, so this refuses, saying what to set.
+    func address() throws -> HostPort {
+        guard let first = services.state.advertiseAddresses.first else {
+            let listen = services.state.listenAddress
+            throw ControlError(
+                .noAdvertisedAddress,
+                "no address to put in a share URL: peershared listens on \(listen), a wildcard, and no "
+                    + "network interface other than loopback is up; set advertise = HOST:PORT in peershared.conf "
+                    + "(or start peershared with --advertise HOST:PORT) to the address peers should dial, "
+                    + "then retry")
+        }
+        return first
     }
 
     func permission(_ text: String, allowNone: Bool = false) throws -> Permission {
@@ -69,7 +86,15 @@ struct ShareDirectory: Sendable {
                     ]
                 }),
         ]
-        if mine && !share.stopped { object["url"] = .string(try url(zone: share.zone).description) }
+        // Without an address there is no URL to show; share create and revoke say why.
+        if mine && !share.stopped, (try? address()) != nil {
+            object["url"] = .string(try url(zone: share.zone).description)
+        }
         return .object(object)
     }
+}
+
+extension ControlError.Code {
+    /// A share URL was asked for, but the daemon has no address other machines could dial.
+    static let noAdvertisedAddress: Self = "no_advertised_address"
 }

@@ -19,7 +19,7 @@ enum DaemonCommands {
         return Formatting.table([
             ("peer ID", Formatting.text(result["peer_id"])),
             ("listen", Formatting.text(result["listen"])),
-            ("advertise", Formatting.text(result["advertise"])),
+            ("advertise", advertised(result)),
             ("control socket", Formatting.text(result["control_socket"])),
             ("state dir", Formatting.text(result["state_dir"])),
             ("pid", Formatting.text(result["pid"])),
@@ -30,6 +30,12 @@ enum DaemonCommands {
             ("tags", Formatting.text(result["tags"])),
             ("zones", zones.isEmpty ? "none" : zones.map(formatZone).joined(separator: "\n" + zoneIndent)),
         ])
+    }
+
+    /// Every advertised address, or what to do when there is none.
+    private static func advertised(_ result: JSON) -> String {
+        let all = (result["advertise_all"]?.arrayValue ?? []).compactMap(\.stringValue)
+        return all.isEmpty ? "none: set advertise = HOST:PORT to share" : all.joined(separator: ", ")
     }
 
     /// Continuation lines of the zones row line up under its first value.

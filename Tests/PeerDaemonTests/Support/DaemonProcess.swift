@@ -23,10 +23,13 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     /// Starts `peershared` without waiting for READY=1. `arguments` come after the
-    /// harness's own `--state-dir`, `--control-socket` and `--listen 127.0.0.1:0`.
+    /// harness's own `--state-dir`, `--control-socket` and `--listen 127.0.0.1:0`. With a
+    /// `launcher` (a command that ends by running the rest of its arguments, such as
+    /// `unshare --net …`), that command is run with the daemon's path and arguments.
     init(
         in directory: TestDirectory, arguments: [String] = [], environment: [String: String] = [:],
-        stateDirectory: String? = nil, socketPath: String? = nil, label: String = "peershared"
+        stateDirectory: String? = nil, socketPath: String? = nil, label: String = "peershared",
+        launcher: [String] = []
     ) throws {
         self.directory = directory
         self.stateDirectory = stateDirectory ?? directory.file("state")
@@ -40,18 +43,21 @@ final class DaemonProcess: @unchecked Sendable {
             "--state-dir", self.stateDirectory, "--control-socket", self.socketPath, "--listen",
             "127.0.0.1:0",
         ]
+        let daemon = try Products.path("peershared")
         child = try ChildProcess(
-            executable: try Products.path("peershared"), arguments: fixed + arguments, environment: env,
-            directory: directory, label: label)
+            executable: launcher.first ?? daemon,
+            arguments: launcher.dropFirst() + (launcher.isEmpty ? [] : [daemon]) + fixed + arguments,
+            environment: env, directory: directory, label: label)
     }
 
     /// Starts `peershared` and waits for READY=1.
     static func startReady(
         in directory: TestDirectory, arguments: [String] = [], environment: [String: String] = [:],
-        stateDirectory: String? = nil
+        stateDirectory: String? = nil, launcher: [String] = []
     ) throws -> DaemonProcess {
         let daemon = try DaemonProcess(
-            in: directory, arguments: arguments, environment: environment, stateDirectory: stateDirectory)
+            in: directory, arguments: arguments, environment: environment, stateDirectory: stateDirectory,
+            launcher: launcher)
         try daemon.waitUntilReady()
         return daemon
     }

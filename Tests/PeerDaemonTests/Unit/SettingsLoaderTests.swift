@@ -16,7 +16,7 @@ import Testing
         #expect(settings.stateDirectory == "/home/u/.local/state/peershare")
         #expect(settings.controlSocket == "/home/u/.local/state/peershare/peershared.sock")
         #expect(settings.listen == HostPort(host: "0.0.0.0", port: 7733))
-        #expect(settings.advertise == nil)
+        #expect(settings.advertise == [])
         #expect(settings.logLevel == .info)
         #expect(settings.limits == DaemonLimits())
         #expect(settings.limits.maxControlLineBytes == 1_048_576)

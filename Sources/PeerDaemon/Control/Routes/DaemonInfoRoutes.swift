@@ -21,10 +21,12 @@ extension ControlRoutes {
         let state = services.state
         let settings = state.settings
         let zones = try ZoneSummary.all(in: services.library)
+        let advertised = state.advertiseAddresses.map { JSON.string($0.description) }
         return [
             "peer_id": .string(state.peerID.description),
             "listen": .string(state.listenAddress.description),
-            "advertise": .string(state.advertiseAddress.description),
+            "advertise": advertised.first ?? .null,
+            "advertise_all": .array(advertised),
             "control_socket": .string(settings.controlSocket),
             "state_dir": .string(settings.stateDirectory),
             "config_file": state.configFile.map(JSON.string) ?? .null,

@@ -9,6 +9,8 @@ extension ControlRoutes {
         let sharing = ShareDirectory(services: services)
         register("share.create", summary: "share a photo; prints the share URL") { args in
             try args.allowOnly(["photo", "title", "public"])
+            // Before anything changes: a share whose URL cannot work is not created.
+            _ = try sharing.address()
             let photo = try sharing.library.resolve(.photo, try args.string("photo"))
             guard photo.store.kind == .private else {
                 throw ControlError(.invalidArguments, "share.create: only photos you own can be shared")
@@ -75,6 +77,7 @@ extension ControlRoutes {
         register("share.revoke", summary: "revoke a share's URL and make a new one") { args in
             try args.allowOnly(["share"])
             let zone = try sharing.library.resolve(.share, try args.string("share"))
+            _ = try sharing.address()
             _ = try sharing.library.revokeInvitations(zone: zone.id)
             return ["share": .string(zone.id), "url": .string(try sharing.url(zone: zone.id).description)]
         }
