@@ -38,6 +38,18 @@ final class Daemon: Sendable {
         let logger = Logger(sink: logSink)
         self.logger = logger
         notifier = SystemdNotifier(environment: environment, logger: logger)
+        // Before anything is created: a new state directory next to an existing library is
+        // most likely a moved default, not a wish for a second identity.
+        if let found = LibraryLocations(environment: environment).libraryElsewhere(
+            than: settings.stateDirectory)
+        {
+            guard loader.arguments.newLibrary else {
+                throw .libraryElsewhere(found: found, stateDirectory: settings.stateDirectory)
+            }
+            logger.warning(
+                "starting a new, empty library although one exists elsewhere (--new-library)",
+                ["state_dir": settings.stateDirectory, "found": found])
+        }
         try Self.makeDirectory(settings.stateDirectory)
         lock = try StateDirectoryLock(stateDirectory: settings.stateDirectory)
         let tightened = PrivateModes.tighten(settings.stateDirectory)

@@ -2,6 +2,13 @@ import ControlProtocol
 
 /// Why `peershared` could not start: what failed, on what, and what to do about it.
 enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Failures that starting again unchanged would repeat: the exit status says
+    /// "configuration" so systemd does not restart in a loop.
+    var isConfiguration: Bool {
+        if case .libraryElsewhere = self { return true }
+        return false
+    }
+
     case stateDirectory(SystemCallError)
     case lockHeld(stateDirectory: String, pid: Int32?)
     case controlSocketNotASocket(String)
@@ -12,6 +19,8 @@ enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
     case identity(directory: String, reason: String)
     case library(directory: String, reason: String)
     case replication(reason: String)
+    /// The state directory is new, but a library exists in another known location.
+    case libraryElsewhere(found: String, stateDirectory: String)
 
     var description: String {
         switch self {
@@ -42,6 +51,12 @@ enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot open the photo library in \(directory): \(reason)"
         case .replication(let reason):
             return "cannot start replication: \(reason)"
+        case .libraryElsewhere(let found, let stateDirectory):
+            return "found a PeerShare library (identity and photos) in \(found), but the state directory "
+                + "\(stateDirectory) has none: starting would make a new identity and an empty library. To "
+                + "keep yours, move \(found)/identity and \(found)/library into \(stateDirectory) (with "
+                + "peershared stopped), or start peershared with --state-dir \(found); to start an empty "
+                + "library in \(stateDirectory) anyway, start it once with --new-library"
         }
     }
 }

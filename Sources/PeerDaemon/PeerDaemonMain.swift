@@ -46,7 +46,7 @@ enum PeerDaemonMain {
             daemon = try Daemon(loader: loader, settings: settings, environment: environment, logSink: sink)
         } catch {
             Logger(sink: sink).error("peershared: \(error)")
-            return ExitStatus.failure
+            return error.isConfiguration ? ExitStatus.config : ExitStatus.failure
         }
         SignalReceiver.start { signal in daemon.handle(signal: signal) }
         daemon.waitUntilStopped()

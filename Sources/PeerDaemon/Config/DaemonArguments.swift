@@ -41,6 +41,9 @@ struct DaemonArguments: Sendable, Equatable {
 
     var configFile: String?
     var overrides: [Override] = []
+    /// `--new-library`: start an empty library even though one exists in another known
+    /// state directory (see `LibraryLocations`).
+    var newLibrary = false
     var showHelp = false
     var showVersion = false
 
@@ -55,6 +58,10 @@ struct DaemonArguments: Sendable, Equatable {
             }
             if argument == "--version" {
                 result.showVersion = true
+                continue
+            }
+            if argument == "--new-library" {
+                result.newLibrary = true
                 continue
             }
             var name = argument
@@ -87,6 +94,7 @@ struct DaemonArguments: Sendable, Equatable {
         var lines = [
             "usage: peershared [--config FILE] [--state-dir DIR] [--listen HOST:PORT]",
             "                  [--advertise HOST:PORT]... [--control-socket PATH] [--log-level LEVEL]",
+            "                  [--new-library]",
             "",
             "The PeerShare daemon: keeps the photo library and replicates shared zones with peers.",
             "",
@@ -98,6 +106,8 @@ struct DaemonArguments: Sendable, Equatable {
             let left = "  \(flag.name) \(flag.placeholder)"
             lines.append(left.padding(toLength: 29) + flag.help)
         }
+        lines.append("  --new-library".padding(toLength: 29) + "start an empty library even if one exists in")
+        lines.append("".padding(toLength: 29) + "another known state directory (~/.config/peershare, …)")
         lines.append("  --help".padding(toLength: 29) + "show this help")
         lines.append("  --version".padding(toLength: 29) + "show the version")
         lines.append("")
