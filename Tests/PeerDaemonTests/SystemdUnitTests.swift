@@ -208,6 +208,12 @@ import Testing
         #expect(refused.stderr.contains("found a PeerShare library (identity and photos) in \(byHand), but"))
         #expect(refused.stderr.contains("the state directory \(config) has none"))
 
+        // A state directory outside the known places is a deliberate second library.
+        let elsewhere = try DaemonProcess(in: directory, label: "elsewhere")
+        try elsewhere.waitUntilReady()
+        #expect(try elsewhere.json("id") != id)
+        try elsewhere.stop()
+
         // --new-library starts the empty one anyway, with a new identity, and says so.
         let fresh = try DaemonProcess(
             in: directory, arguments: ["--new-library"], environment: environment, stateDirectory: config,

@@ -30,11 +30,14 @@ struct LibraryLocations: Sendable {
     }
 
     /// A known state directory other than `stateDirectory` that holds a library, when
-    /// `stateDirectory` holds none: where the person's photos and identity probably are.
+    /// `stateDirectory` is itself a known one and holds none: where the person's photos and
+    /// identity probably are. A state directory elsewhere (`--state-dir /tmp/try`) is a
+    /// deliberate second library and is not checked.
     func libraryElsewhere(than stateDirectory: String) -> String? {
-        guard !Self.holdsAnything(stateDirectory) else { return nil }
         let chosen = Self.canonical(stateDirectory)
-        return known.first { Self.canonical($0) != chosen && Self.holdsLibrary($0) }
+        let others = known.filter { Self.canonical($0) != chosen }
+        guard others.count < known.count, !Self.holdsAnything(stateDirectory) else { return nil }
+        return others.first { Self.holdsLibrary($0) }
     }
 
     /// An identity and a private store: what a daemon leaves after its first start.
