@@ -104,7 +104,8 @@ import Testing
     @Test func theCLIGivesUpOnADaemonThatDoesNotEvenAccept() throws {
         let directory = try TestDirectory()
         let server = try SilentControlServer(path: directory.file("full.sock"), accepting: false)
-        let result = try CLI.run(["--socket", server.path, "--timeout", "1", "ping"], in: directory)
+        let result = try CLI.run(
+            ["--socket", server.path, "ping"], in: directory, environment: ["PEERSHARE_TIMEOUT": "1"])
         #expect(result.status == 3)
         #expect(result.stderr.hasPrefix("peershare: the daemon at \(server.path) did not answer within 1 s"))
     }
@@ -133,15 +134,16 @@ import Testing
     }
 }
 
-/// Threads that connect to a socket as fast as it takes connections, keep each open for a
-/// while without sending anything, then close it: clients the daemon must refuse without
-/// waiting for them.
+/// Threads that connect to a socket as fast as it takes connections, keep each open without
+/// sending anything until `keepOpen` newer ones are open, then close it: clients the daemon
+/// must refuse without waiting for them. (The old accept loop waited 200 ms on each such
+/// client; kept open that long, every one of them costs it the full wait.)
 final class ConnectionFlood: @unchecked Sendable {
     private let stopped = Mutex(false)
     private let count = Mutex(0)
     private let finished = DispatchGroup()
 
-    init(path: String, threads: Int, keepOpen: Int = 32) {
+    init(path: String, threads: Int, keepOpen: Int = 200) {
         for _ in 0..<threads {
             finished.enter()
             let thread = Thread { [self] in
