@@ -11,7 +11,10 @@ struct ShareDirectory: Sendable {
     /// The owner's URL for a share: first advertised address, zone, peer ID, current token.
     /// Throws when there is no address another machine could dial (see `address()`).
     func url(zone: String) throws -> ShareURL {
-        let address = try self.address()
+        try url(zone: zone, address: try address())
+    }
+
+    private func url(zone: String, address: HostPort) throws -> ShareURL {
         let title = try library.privateStore.share(zone)?.title
         return ShareURL(
             host: address.host, port: address.port, zone: zone, owner: library.localPeer,
@@ -87,8 +90,8 @@ struct ShareDirectory: Sendable {
                 }),
         ]
         // Without an address there is no URL to show; share create and revoke say why.
-        if mine && !share.stopped, (try? address()) != nil {
-            object["url"] = .string(try url(zone: share.zone).description)
+        if mine && !share.stopped, let address = try? address() {
+            object["url"] = .string(try url(zone: share.zone, address: address).description)
         }
         return .object(object)
     }
