@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 import Testing
 
 @testable import Store
@@ -31,6 +32,8 @@ import Testing
         let error = try #require(throws: DatabaseError.self) { try Database(path: ":memory:") }
         #expect(
             error.description == "SQLite error \(SQLITE_ERROR): WAL mode refused (got memory) for :memory:")
+        // A special name, not a file: nothing is created in the working directory.
+        #expect(!FileManager.default.fileExists(atPath: ":memory:"))
     }
 
     @Test func aFileInAMissingDirectoryNamesThePath() throws {

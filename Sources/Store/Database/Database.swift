@@ -51,6 +51,8 @@ public final class Database: @unchecked Sendable {
     /// mode, so this keeps all three private whatever the process umask. Best effort: when
     /// this fails, opening fails too and SQLite's message says why.
     private static func createPrivately(_ path: String) {
+        // SQLite's special names are not files: an in-memory or temporary database, a URI.
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
         _ = fchmod(fd, 0o600)
