@@ -31,9 +31,8 @@ extension LibraryStore {
             let othersUseIt =
                 try db.first(
                     """
-                    SELECT 1 FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id
-                    JOIN photos p ON p.id = pt.photo_id AND p.deleted = 0 AND p.zone = ?
-                    WHERE t.winner = ? AND pt.linked = 1 AND pt.photo_id != ? LIMIT 1
+                    SELECT 1 FROM live_links l JOIN photos p ON p.id = l.photo_id AND p.deleted = 0 AND p.zone = ?
+                    WHERE l.winner = ? AND l.photo_id != ? LIMIT 1
                     """, source, tag.id, photo
                 ) { _ in true } ?? false
             var target = tag.id
@@ -64,7 +63,7 @@ extension LibraryStore {
         let names = try db.query("SELECT DISTINCT name FROM tags WHERE zone = ?", target) { $0.string(0) }
         for name in names { tx.touchTagName(name, zone: target) }
         let links = try db.query(
-            "SELECT photo_id, tag_id FROM photo_tags WHERE zone = ? AND linked = 1", zone
+            "SELECT DISTINCT photo_id, winner FROM live_links WHERE zone = ?", zone
         ) {
             ($0.string(0), $0.string(1))
         }
