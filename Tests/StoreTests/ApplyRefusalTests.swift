@@ -48,17 +48,18 @@ import Testing
     }
 
     enum Bad: String, CaseIterable, Sendable {
-        case unknownField, ratingValue, uppercaseUUID, linkIDMismatch, ratingOfPhotoOutsideZone
+        case unkeepableField, ratingValue, uppercaseUUID, linkIDMismatch, ratingOfPhotoOutsideZone
         case ratingOfMissingPhoto, objectOfAnotherZone, immutableTagName, fieldTwice, resurrection
 
         /// The bad object and the reason it must be refused for.
         func build(_ f: Fixture) -> (ObjectChange, String) {
             let id = IDSource().next()
             switch self {
-            case .unknownField:
+            case .unkeepableField:
+                // Unknown codes below 64 are a newer version's fields and are kept; others not.
                 return (
-                    ObjectChange(entity: .photo, id: f.pair.photo, fields: [f.field(9, .text("x"))]),
-                    "unknown field 9"
+                    ObjectChange(entity: .photo, id: f.pair.photo, fields: [f.field(64, .text("x"))]),
+                    "unknown field 64"
                 )
             case .ratingValue:
                 return (

@@ -55,7 +55,20 @@ enum Migrations {
     /// is that rule: links that are set and that no later removal in their group overrides
     /// (stamps compared as everywhere: HLC, then peer ID bytes). Every read of a photo's
     /// tags goes through it.
+    ///
+    /// `unknown_fields` keeps the values of fields a newer version sent that this one does not
+    /// know (their stamps are in `stamps`), so they replicate on and are adopted after an
+    /// upgrade (`LibraryStore+UnknownFields`).
     static let v5 = """
+        CREATE TABLE unknown_fields (
+            entity INTEGER NOT NULL,
+            object TEXT NOT NULL,
+            field INTEGER NOT NULL,
+            zone TEXT NOT NULL,
+            value,
+            PRIMARY KEY (entity, object, field)
+        ) WITHOUT ROWID;
+        CREATE INDEX unknown_fields_by_zone ON unknown_fields (zone);
         CREATE VIEW live_links AS
         SELECT pt.id AS id, pt.photo_id AS photo_id, pt.tag_id AS tag_id, t.winner AS winner, pt.zone AS zone
         FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id

@@ -86,7 +86,7 @@ extension LibraryStore {
                 throw ChangeRefusal("the object belongs to another zone")
             }
             try db.run(EntitySQL.delete(entity), object.id)
-            try db.run("DELETE FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), object.id)
+            try forgetStamps(entity, object.id)
             row = nil
         }
         // At most one stamp per field: a short list beats a dictionary.

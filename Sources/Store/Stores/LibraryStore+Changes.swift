@@ -102,7 +102,11 @@ extension LibraryStore {
                     return FieldChange(field: pending.field, value: row[0], stamp: pending.stamp)
                 }
                 guard let index = entity.fields.firstIndex(where: { $0.code == pending.field }) else {
-                    return nil
+                    // A newer version's field, kept for it.
+                    guard let kept = try? unknownFieldValue(entity, key.id, code: pending.field) else {
+                        return nil
+                    }
+                    return FieldChange(field: pending.field, value: kept, stamp: pending.stamp)
                 }
                 return FieldChange(field: pending.field, value: row[index + 1], stamp: pending.stamp)
             }

@@ -82,7 +82,7 @@ extension LibraryStore {
                     entity.fields.enumerated().map { ($0.element.code, row.value($0.offset)) }
                 })
         else { throw StoreError.notFound(kind: entity.name, reference: id) }
-        try db.run("DELETE FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), id)
+        try forgetStamps(entity, id)
         try tx.set(entity, id, zone: zone, values.filter { $0.1 != .null })
     }
 
@@ -93,7 +93,7 @@ extension LibraryStore {
         }
         for id in ids {
             try db.run("DELETE FROM photo_tags WHERE id = ?", id)
-            try db.run("DELETE FROM stamps WHERE entity = ? AND object = ?", Int(Entity.link.rawValue), id)
+            try forgetStamps(.link, id)
             tx.record(.link, id, zone: zone, .delete)
         }
     }
@@ -109,6 +109,7 @@ extension LibraryStore {
             }
             try db.run("DELETE FROM \(entity.table) WHERE zone = ?", zone)
             try db.run("DELETE FROM stamps WHERE zone = ? AND entity = ?", zone, Int(entity.rawValue))
+            try db.run("DELETE FROM unknown_fields WHERE zone = ? AND entity = ?", zone, Int(entity.rawValue))
         }
     }
 
@@ -123,6 +124,7 @@ extension LibraryStore {
         try write(author: .purge) { tx in
             try hardDelete(zone: zone, entities: Entity.allCases, in: tx)
             try db.run("DELETE FROM stamps WHERE zone = ?", zone)
+            try db.run("DELETE FROM unknown_fields WHERE zone = ?", zone)
             try db.run("DELETE FROM zones WHERE id = ?", zone)
         }
         for hash in hashes.compactMap({ $0 }) { try collectBlob(hash) }

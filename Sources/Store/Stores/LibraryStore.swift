@@ -40,6 +40,7 @@ public final class LibraryStore: @unchecked Sendable {
         try Migrations.migrate(db)
         db.takeOverCheckpoints()
         try loadPeers()
+        try adoptKnownFields()
         if kind == .private {
             try db.run(
                 "INSERT OR IGNORE INTO zones (id, owner, created_at) VALUES (?, ?, ?)",
@@ -151,10 +152,16 @@ public struct StoreLimits: Sendable {
     public var maxNameBytes: Int
     public var maxPhotoBytes: Int64
     public var maxThumbnailBytes: Int
+    /// The largest value of a field a newer version sent that is kept for it.
+    public var maxUnknownFieldBytes: Int
 
-    public init(maxNameBytes: Int = 1024, maxPhotoBytes: Int64 = 4 << 30, maxThumbnailBytes: Int = 1 << 20) {
+    public init(
+        maxNameBytes: Int = 1024, maxPhotoBytes: Int64 = 4 << 30, maxThumbnailBytes: Int = 1 << 20,
+        maxUnknownFieldBytes: Int = 64 << 10
+    ) {
         self.maxNameBytes = maxNameBytes
         self.maxPhotoBytes = maxPhotoBytes
         self.maxThumbnailBytes = maxThumbnailBytes
+        self.maxUnknownFieldBytes = maxUnknownFieldBytes
     }
 }

@@ -57,9 +57,15 @@ final class Transaction {
         var deletes = false
         let inOrder = zip(values, values.dropFirst()).allSatisfy { $0.0.0 <= $0.1.0 }
         let ordered = inOrder ? values : values.sorted(by: { $0.0 < $1.0 })
+        var unknown: [(code: UInt8, value: SQLValue)] = []
         for (code, value, _) in ordered {
             guard entity.column(for: code) != nil else {
-                throw StoreError.invalid("field \(code) does not exist on a \(entity.name)")
+                // A newer version's field, received from a peer: kept beside the row.
+                guard LibraryStore.isStorableUnknownCode(code) else {
+                    throw StoreError.invalid("field \(code) does not exist on a \(entity.name)")
+                }
+                unknown.append((code, value))
+                continue
             }
             mask |= 1 << code
             bindings.append(value)
@@ -68,6 +74,7 @@ final class Transaction {
             }
         }
         try db.run(Self.upsertSQL(entity, mask), sqlValues: bindings)
+        if !unknown.isEmpty { try store.writeUnknownFields(entity, id, zone: zone, unknown) }
         var stampBindings: [SQLValue] = []
         stampBindings.reserveCapacity(values.count * 6)
         var lastPeer: (PeerID, Int64)?
