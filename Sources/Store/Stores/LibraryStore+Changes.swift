@@ -6,6 +6,14 @@ extension LibraryStore {
         try read { try loadClock(zone) }
     }
 
+    /// The highest HLC in any zone's clock that is at most `limit`.
+    func highestClockEntry(upTo limit: UInt64) throws -> UInt64? {
+        try read {
+            try db.first("SELECT max(hlc) FROM clocks WHERE hlc <= ?", limit) { $0.isNull(0) ? nil : $0.uint64(0) }
+                ?? nil
+        }
+    }
+
     func loadClock(_ zone: String) throws -> VectorClock {
         var clock = VectorClock()
         try db.forEach("SELECT peer, hlc FROM clocks WHERE zone = ?", zone) { row in
