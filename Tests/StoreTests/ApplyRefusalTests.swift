@@ -142,7 +142,10 @@ import Testing
         let valid = f.validRating()
 
         let report = try f.apply([object, valid])
-        #expect(report.refused == [Refusal(entity: object.entity, id: object.id, reason: reason)])
+        #expect(
+            report.refused.map(\.description) == [
+                Refusal(entity: object.entity, id: object.id, reason: reason).description
+            ])
         #expect(report.applied == 2)
 
         let after = try f.dump()
@@ -158,7 +161,8 @@ import Testing
         let valid = f.validRating()
         let report = try f.apply(built.map(\.0) + [valid])
         #expect(
-            Set(report.refused) == Set(built.map { Refusal(entity: $0.0.entity, id: $0.0.id, reason: $0.1) }))
+            Set(report.refused.map(\.description))
+                == Set(built.map { Refusal(entity: $0.0.entity, id: $0.0.id, reason: $0.1).description }))
         #expect(report.refused.count == built.count)
         #expect(report.applied == 2)
         #expect(try f.dump().filter { !$0.contains(valid.id) } == before)

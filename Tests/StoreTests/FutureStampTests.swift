@@ -34,7 +34,9 @@ import Testing
         let report = try owner.apply(set, from: tampered.peer)
         #expect(report.refused.count == 1)
         #expect(report.refused.first?.reason.hasPrefix("stamped ") == true)
-        #expect(report.refused.first?.reason.contains("ahead of this peer's clock (more than the 60 min allowed)") == true)
+        #expect(
+            report.refused.first?.reason.contains("ahead of this peer's clock (more than the 60 min allowed)")
+                == true)
         #expect(try owner.photo(pair.photo)?.name == "beach.jpg")
         // Not claimed: should the author fix its clock, what it writes next is taken.
         #expect(try owner.clock(of: pair.zone)[tampered.peer] == before)
@@ -103,8 +105,10 @@ import Testing
     }
 
     static func nameStamp(_ store: LibraryStore, _ photo: String) throws -> Stamp {
-        let fields = try store.changes(zone: LibraryStore.defaultZone, since: VectorClock()).flatMap(\.objects)
-            .first { $0.id == photo }?.fields
+        let fields = try store.changes(zone: LibraryStore.defaultZone, since: VectorClock()).flatMap(
+            \.objects
+        )
+        .first { $0.id == photo }?.fields
         return try #require(fields?.first { $0.field == PhotoField.name }?.stamp)
     }
 }

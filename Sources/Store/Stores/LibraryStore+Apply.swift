@@ -24,7 +24,8 @@ extension LibraryStore {
                     ($0.element.entity, $0.offset) < ($1.element.entity, $1.offset)
                 }.map(\.element)
                 let context = ApplyContext(
-                    zone: set.zone, owner: owner, sender: sender, aheadLimit: limits.aheadLimit(wall: clock.wall()))
+                    zone: set.zone, owner: owner, sender: sender,
+                    aheadLimit: limits.aheadLimit(wall: clock.wall()))
                 for object in ordered {
                     do {
                         let own = deliverable(object, context)
@@ -41,7 +42,9 @@ extension LibraryStore {
                         }
                     } catch let refusal as ChangeRefusal {
                         report.refused.append(
-                            Refusal(entity: object.entity, id: object.id, reason: refusal.reason))
+                            Refusal(
+                                entity: object.entity, id: object.id, reason: refusal.reason,
+                                fields: object.fields.map { FieldStamp(code: $0.field, stamp: $0.stamp) }))
                     }
                 }
                 // A participant vouches only for its own changes; the owner, who relays, for
@@ -168,13 +171,33 @@ public struct ApplyReport: Sendable, Equatable {
     public init() {}
 }
 
-/// One refused object of a change set.
+/// One refused object of a change set: what its author must undo.
 public struct Refusal: Sendable, Hashable, CustomStringConvertible {
     public let entity: Entity
     public let id: String
     public let reason: String
+    /// The refused fields with the stamps they carried.
+    public let fields: [FieldStamp]
+
+    public init(entity: Entity, id: String, reason: String, fields: [FieldStamp] = []) {
+        self.entity = entity
+        self.id = id
+        self.reason = reason
+        self.fields = fields
+    }
 
     public var description: String { "\(entity.name) \(id): \(reason)" }
+}
+
+/// A field code and the stamp of one write of it.
+public struct FieldStamp: Sendable, Hashable {
+    public let code: UInt8
+    public let stamp: Stamp
+
+    public init(code: UInt8, stamp: Stamp) {
+        self.code = code
+        self.stamp = stamp
+    }
 }
 
 /// Why a change set could not be applied at all.
@@ -258,7 +281,8 @@ extension LibraryStore {
         }
         guard context.checksAhead else { return }
         context.refusedAhead[stamp.peer] = min(context.refusedAhead[stamp.peer] ?? .max, stamp.hlc)
-        let ahead = HybridLogicalClock.physical(of: stamp.hlc) - HybridLogicalClock.physical(of: context.aheadLimit)
+        let ahead =
+            HybridLogicalClock.physical(of: stamp.hlc) - HybridLogicalClock.physical(of: context.aheadLimit)
             + limits.maxClockAheadMilliseconds
         throw ChangeRefusal(
             "stamped \(Self.describe(milliseconds: ahead)) ahead of this peer's clock (more than the "

@@ -9,7 +9,9 @@ extension LibraryStore {
     /// The highest HLC in any zone's clock that is at most `limit`.
     func highestClockEntry(upTo limit: UInt64) throws -> UInt64? {
         try read {
-            try db.first("SELECT max(hlc) FROM clocks WHERE hlc <= ?", limit) { $0.isNull(0) ? nil : $0.uint64(0) }
+            try db.first("SELECT max(hlc) FROM clocks WHERE hlc <= ?", limit) {
+                $0.isNull(0) ? nil : $0.uint64(0)
+            }
                 ?? nil
         }
     }

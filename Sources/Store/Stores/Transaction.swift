@@ -37,7 +37,9 @@ final class Transaction {
         try db.forEach(
             "SELECT field, peer, hlc FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), id
         ) { row in
-            guard codes.contains(UInt8(row.int(0))), let peer = store.peerByIndex[row.int64(1)] else { return }
+            guard codes.contains(UInt8(row.int(0))), let peer = store.peerByIndex[row.int64(1)] else {
+                return
+            }
             let existing = Stamp(hlc: row.uint64(2), peer: peer)
             if existing >= stamp {
                 let ahead =
