@@ -34,6 +34,8 @@ public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let shuttingDown: Code = "shutting_down"
         /// A `watch` client read too slowly and missed events.
         public static let eventsDropped: Code = "events_dropped"
+        /// `sync`: changes made here were refused by a peer (and undone here).
+        public static let changesRefused: Code = "changes_refused"
         /// The daemon failed in a way the request could not cause; the log has details.
         public static let internalError: Code = "internal"
     }

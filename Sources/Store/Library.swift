@@ -30,6 +30,13 @@ public final class Library: @unchecked Sendable {
         sharedStore = try LibraryStore(
             path: directory + "/shared.sqlite", kind: .shared, localPeer: localPeer,
             blobs: try BlobStore(root: directory + "/blobs/shared"), clock: clock, limits: limits, ids: ids)
+        // After a restart (or a clock set back) the clock resumes above every stamp held, so a
+        // local write is stamped above what it overwrites; a stamp further ahead than the
+        // limit is not followed.
+        let limit = limits.aheadLimit(wall: clock.wall())
+        for store in stores {
+            if let highest = try store.highestClockEntry(upTo: limit) { clock.observe(highest) }
+        }
     }
 
     public var stores: [LibraryStore] { [privateStore, sharedStore] }

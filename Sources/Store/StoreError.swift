@@ -12,6 +12,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case photoTooLarge(size: Int64, limit: Int64)
     case io(operation: String, path: String, reason: String)
     case unknownZone(String)
+    /// A local write would be stamped below the change it overwrites: that change was made by
+    /// a peer whose clock is further ahead of this one than this peer follows.
+    case clockBehind(kind: String, id: String, by: PeerID, aheadMilliseconds: UInt64)
 
     public var description: String {
         switch self {
@@ -36,6 +39,11 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
             return "\(operation) \(path) failed: \(reason)"
         case .unknownZone(let zone):
             return "no zone or share '\(zone)' in this library"
+        case .clockBehind(let kind, let id, let peer, let ahead):
+            return
+                "cannot change \(kind) \(id.prefix(8)): its last change, by \(peer.short), is stamped "
+                + "\(LibraryStore.describe(milliseconds: ahead)) ahead of this device's clock; check the "
+                + "system clock of both devices"
         }
     }
 
@@ -51,6 +59,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
         case .photoTooLarge: return "photo_too_large"
         case .io: return "io_error"
         case .unknownZone: return "unknown_zone"
+        case .clockBehind: return "clock_behind"
         }
     }
 }

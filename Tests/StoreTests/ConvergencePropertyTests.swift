@@ -63,6 +63,9 @@ final class World {
     var removedLinks: Set<String> = []
     var deletedPhotos: Set<String> = []
     var deletedNames: Set<String> = []
+    /// When each "photo|name" was last tagged and last untagged (simulated milliseconds).
+    var lastTagged: [String: UInt64] = [:]
+    var lastUntagged: [String: UInt64] = [:]
     let names = ["red", "green", "blue", "sea"]
 
     init(seed: UInt64) throws {
@@ -81,7 +84,7 @@ final class World {
         let owner = replicas[0].library
         let first = try owner.addPhoto("first", tags: ["red"])
         zone = try owner.priv.createShare(photo: first, title: "zone", publicPermission: .none)
-        addedLinks.insert("\(first)|red")
+        added("\(first)|red")
         for (i, replica) in replicas.enumerated().dropFirst() {
             try owner.priv.setParticipant(
                 zone: zone, peer: replica.library.peer, permission: replica.canWrite ? .readWrite : .readOnly,
@@ -165,19 +168,17 @@ final class World {
             case 2, 3:
                 guard let photo else { return }
                 _ = try r.store.tag(photo: photo.id, name: name)
-                addedLinks.insert("\(photo.id)|\(name)")
+                added("\(photo.id)|\(name)")
             case 4:
                 guard let photo, let tag = photo.tags.randomElement(using: &rng) else { return }
                 try r.store.untag(photo: photo.id, tag: tag.id)
-                removedLinks.insert("\(photo.id)|\(tag.name)")
+                removed("\(photo.id)|\(tag.name)")
             case 5:
                 guard let photo, let tag = try r.store.tags(zone: zone).randomElement(using: &rng) else {
                     return
                 }
                 let now = try r.store.toggle(photo: photo.id, tag: tag.id)
-                (now
-                    ? { self.addedLinks.insert("\(photo.id)|\(tag.name)") }
-                    : { self.removedLinks.insert("\(photo.id)|\(tag.name)") })()
+                if now { added("\(photo.id)|\(tag.name)") } else { removed("\(photo.id)|\(tag.name)") }
             case 6:
                 guard let photo else { return }
                 try r.store.renamePhoto(photo.id, to: "renamed-\(Int.random(in: 0..<100, using: &rng))")
@@ -224,7 +225,17 @@ final class World {
             id = try r.store.addPhoto(
                 zone: zone, name: "photo", data: data, thumbnail: Array(bytes.prefix(4)), tags: tags)
         }
-        for tag in tags { addedLinks.insert("\(id)|\(tag)") }
+        for tag in tags { added("\(id)|\(tag)") }
+    }
+
+    func added(_ link: String) {
+        addedLinks.insert(link)
+        lastTagged[link] = time.now()
+    }
+
+    func removed(_ link: String) {
+        removedLinks.insert(link)
+        lastUntagged[link] = time.now()
     }
 
     func check() throws -> [String] {
@@ -265,6 +276,15 @@ final class World {
                 let photo = photos[parts[0]]
             else { continue }
             if !photo.tags.contains(where: { $0.name == parts[1] }) { failures.append("link lost: \(link)") }
+        }
+        // A removal after the last tagging holds (a later millisecond means a later stamp on
+        // every replica, whatever deduplication merged in between).
+        for (link, removedAt) in lastUntagged where removedAt > lastTagged[link, default: 0] {
+            let parts = link.split(separator: "|").map(String.init)
+            guard !deletedNames.contains(parts[1]), let photo = photos[parts[0]] else { continue }
+            if photo.tags.contains(where: { $0.name == parts[1] }) {
+                failures.append("removal undone: \(link) untagged at \(removedAt)")
+            }
         }
         return failures
     }

@@ -57,8 +57,8 @@ import Testing
                     fields: [FieldChange(field: ShareField.title, value: .text("Mine now"), stamp: f.stamp)])
             ], rename: "renamed.jpg")
         #expect(
-            report.refused == [
-                Refusal(entity: .share, id: f.zone, reason: "only the owner changes the share")
+            report.refused.map(\.description) == [
+                Refusal(entity: .share, id: f.zone, reason: "only the owner changes the share").description
             ])
         #expect(try f.owner.share(f.zone) == before)
         #expect(try f.owner.photo(f.pair.photo)?.name == "renamed.jpg")
@@ -73,7 +73,9 @@ import Testing
                 fields: [FieldChange(field: ShareField.title, value: .text("x"), stamp: f.stamp)])
         ])
         #expect(
-            report.refused == [Refusal(entity: .share, id: elsewhere, reason: "share record of another zone")]
+            report.refused.map(\.description) == [
+                Refusal(entity: .share, id: elsewhere, reason: "share record of another zone").description
+            ]
         )
     }
 
@@ -84,8 +86,9 @@ import Testing
             f.other.peer, [(ParticipantField.permission, .text(Permission.readWrite.rawValue))])
         let report = try f.apply([record], rename: "still applied.jpg")
         #expect(
-            report.refused == [
+            report.refused.map(\.description) == [
                 Refusal(entity: .participant, id: record.id, reason: "only the owner changes membership")
+                    .description
             ])
         #expect(try f.participants() == before)
         #expect(try f.owner.photo(f.pair.photo)?.name == "still applied.jpg")
@@ -109,8 +112,8 @@ import Testing
             fields: [FieldChange(field: ParticipantField.status, value: .text("removed"), stamp: f.stamp)])
         let report = try f.apply([bogus])
         #expect(
-            report.refused == [
-                Refusal(entity: .participant, id: bogus.id, reason: "malformed participant ID")
+            report.refused.map(\.description) == [
+                Refusal(entity: .participant, id: bogus.id, reason: "malformed participant ID").description
             ])
     }
 

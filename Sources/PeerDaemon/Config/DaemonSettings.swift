@@ -36,11 +36,13 @@ struct DaemonLimits: Sendable, Equatable {
     var maxNameBytes = 1024
     var maxThumbnailBytes = 1 << 20
     var maxFrameBytes = 16 << 20
+    var maxClockAheadSeconds = 3600
 
     /// The limits the stores enforce, which they read once when they open.
     var store: StoreLimits {
         StoreLimits(
             maxNameBytes: maxNameBytes, maxPhotoBytes: Int64(maxPhotoBytes),
-            maxThumbnailBytes: maxThumbnailBytes)
+            maxThumbnailBytes: maxThumbnailBytes,
+            maxClockAheadMilliseconds: UInt64(maxClockAheadSeconds) * 1000)
     }
 }

@@ -35,6 +35,6 @@ struct ReloadPlan: Equatable {
     /// Limits the library reads once, when it opens.
     private static let storeLimits: [(String, WritableKeyPath<DaemonLimits, Int> & Sendable)] = [
         ("max_name_bytes", \.maxNameBytes), ("max_photo_bytes", \.maxPhotoBytes),
-        ("max_thumbnail_bytes", \.maxThumbnailBytes),
+        ("max_thumbnail_bytes", \.maxThumbnailBytes), ("max_clock_ahead_seconds", \.maxClockAheadSeconds),
     ]
 }

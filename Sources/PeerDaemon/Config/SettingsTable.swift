@@ -50,6 +50,7 @@ enum SettingsTable {
         byteCount("max_name_bytes", \.maxNameBytes, min: 1, max: 1 << 16),
         byteCount("max_thumbnail_bytes", \.maxThumbnailBytes, min: 1 << 10, max: 64 << 20),
         byteCount("max_frame_bytes", \.maxFrameBytes, min: 64 << 10, max: 1 << 30),
+        count("max_clock_ahead_seconds", \.maxClockAheadSeconds, min: 1, max: 30 * 86_400),
     ]
 
     /// The setting called `key`, if there is one.

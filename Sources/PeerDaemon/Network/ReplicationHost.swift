@@ -78,6 +78,12 @@ final class ReplicationHost: Sendable {
             return ControlEvent(
                 type: "sync.applied",
                 data: ["peer_id": peer(id), "zone": .string(zone), "refused": .int(refused)])
+        case .changesRefused(let id, let zone, let refusals):
+            return ControlEvent(
+                type: "sync.refused",
+                data: [
+                    "peer_id": peer(id), "zone": .string(zone), "refused": .array(refusals.map(JSON.string)),
+                ])
         case .dataFetched(let id, let hash, let size):
             return ControlEvent(
                 type: "data.fetched",

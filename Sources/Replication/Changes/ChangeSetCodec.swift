@@ -87,10 +87,7 @@ public enum ChangeSetCodec {
         var objects: [ObjectChange] = []
         objects.reserveCapacity(objectCount)
         for _ in 0..<objectCount {
-            let raw = try reader.readUInt8("entity")
-            guard let entity = Entity(rawValue: raw) else {
-                throw .invalidValue(field: "entity", reason: "unknown entity \(raw)")
-            }
+            let entity = try reader.readEntity()
             let id = try reader.readString("object id", maximumBytes: limits.maxIDBytes)
             let fieldCount = Int(try reader.readUInt8("field count"))
             guard fieldCount <= limits.maxFieldsPerObject else {
@@ -177,5 +174,17 @@ public enum ChangeSetCodec {
         case .blob: return .blob(try reader.readLengthPrefixed("blob value", maximum: limits.maxValueBytes))
         case .real: return .real(Double(bitPattern: try reader.readUInt64("real value")))
         }
+    }
+}
+
+extension BinaryReader {
+    /// An entity code; an unknown one is malformed (a newer version announces new entities
+    /// with a capability before sending them).
+    mutating func readEntity() throws(WireError) -> Entity {
+        let raw = try readUInt8("entity")
+        guard let entity = Entity(rawValue: raw) else {
+            throw .invalidValue(field: "entity", reason: "unknown entity \(raw)")
+        }
+        return entity
     }
 }

@@ -100,12 +100,12 @@ extension StoreEffects {
         return .bytes(bytes, isFinal: request.offset + UInt64(count) == file.size)
     }
 
-    private struct Refusal: Error {
+    private struct ServeRefusal: Error {
         let result: DataReadResult
     }
 
     /// Opens the blob of `hash` if a live photo of a zone replicated with the peer uses it.
-    private func openServable(_ hash: ContentHash) -> Result<(fd: Int32, size: UInt64), Refusal> {
+    private func openServable(_ hash: ContentHash) -> Result<(fd: Int32, size: UInt64), ServeRefusal> {
         let hex = hash.hex
         var shared = false
         for kind in StoreKind.allCases {
@@ -117,20 +117,21 @@ extension StoreEffects {
             let fd = open(store.blobs.path(for: hex), O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
                 return .failure(
-                    Refusal(result: .refused(.readFailed, "cannot open the data: \(errnoText())")))
+                    ServeRefusal(result: .refused(.readFailed, "cannot open the data: \(errnoText())")))
             }
             var info = stat()
             guard fstat(fd, &info) == 0 else {
                 close(fd)
                 return .failure(
-                    Refusal(result: .refused(.readFailed, "cannot read the data: \(errnoText())")))
+                    ServeRefusal(result: .refused(.readFailed, "cannot read the data: \(errnoText())")))
             }
             return .success((fd, UInt64(info.st_size)))
         }
         if shared {
-            return .failure(Refusal(result: .refused(.unavailable, "the data has not arrived here yet")))
+            return .failure(ServeRefusal(result: .refused(.unavailable, "the data has not arrived here yet")))
         }
-        return .failure(Refusal(result: .refused(.unknown, "no photo with this data is shared with you")))
+        return .failure(
+            ServeRefusal(result: .refused(.unknown, "no photo with this data is shared with you")))
     }
 
     private func errnoText() -> String { String(cString: strerror(errno)) }

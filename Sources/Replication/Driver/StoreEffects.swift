@@ -58,6 +58,12 @@ final class StoreEffects {
                 for event in Self.apply(set, to: store, from: peer) { deliver(event) }
             }
             return []
+        case .undoRefused(let message):
+            let (store, peer, deliver) = (store(ofZone: message.zone), remotePeer, self.deliver)
+            background {
+                for event in Self.undo(message, in: store, refusedBy: peer) { deliver(event) }
+            }
+            return []
         case .openPartial(let item): return [.partialOpened(item.hash, openPartial(item))]
         case .writeData(let hash, let bytes): return write(hash, bytes)
         case .finishData(let hash): return finish(hash)
@@ -103,8 +109,10 @@ final class StoreEffects {
         let outcome: ApplyOutcome
         do {
             let report = try store.apply(set, from: peer)
+            let versions = try store.currentVersions(
+                zone: set.zone, of: report.refused.map { ($0.entity, $0.id) })
             outcome = .applied(
-                refused: report.refused.map(\.description), clock: try store.clock(of: set.zone))
+                refused: report.refused, versions: versions, clock: try store.clock(of: set.zone))
         } catch SyncError.notReady(_, let have, _) {
             return [.applied(zone: set.zone, .notReady(clock: have))]
         } catch SyncError.unknownZone {
@@ -116,6 +124,30 @@ final class StoreEffects {
         // (in sync) for a moment between the two, with the photos' data still missing.
         let wanted = missingData(in: set, store: store)
         return (wanted.isEmpty ? [] : [.dataWanted(wanted)]) + [.applied(zone: set.zone, outcome)]
+    }
+
+    /// Undoes this peer's changes that the peer refused; photo data the undo brought back
+    /// into view (a refused delete) is wanted first.
+    private static func undo(_ message: ChangesRefused, in store: LibraryStore?, refusedBy peer: PeerID)
+        -> [SessionEvent]
+    {
+        guard let store else { return [.undone(zone: message.zone, .success([]))] }
+        do {
+            try store.undoRefused(
+                zone: message.zone, refusals: message.refusals, versions: message.versions, authority: peer)
+        } catch StoreError.unknownZone {
+            return [.undone(zone: message.zone, .success([]))]
+        } catch {
+            return [.undone(zone: message.zone, .failure(SessionFailure("\(error)")))]
+        }
+        let wanted = ((try? store.missingData(zone: message.zone)) ?? []).compactMap { reference in
+            ContentHash(hex: reference.hash).map {
+                DataItem(hash: $0, size: reference.size, store: store.kind)
+            }
+        }
+        return (wanted.isEmpty ? [] : [.dataWanted(wanted)]) + [
+            .undone(zone: message.zone, .success(message.refusals))
+        ]
     }
 
     /// Photo data a set brought references to and the store lacks.

@@ -15,6 +15,9 @@ struct EngineState: Sendable {
     var nextConnectionID = 0
     var loopWake = false
     var refreshRequested = false
+    /// Changes made here that a peer refused (and that were undone), not reported yet.
+    var refusedChanges: [RefusedChange] = []
+    static let maxRefusedChanges = 1_000
 
     func isPaused(_ peer: PeerID) -> Bool { pausedAll || pausedPeers.contains(peer) }
 
@@ -26,6 +29,16 @@ struct EngineState: Sendable {
 
     /// The connections in use, one per peer.
     var current: [PeerConnection] { records.values.compactMap(\.current) }
+}
+
+/// A change made here that a peer refused; it was undone here.
+public struct RefusedChange: Sendable, Equatable, CustomStringConvertible {
+    /// The peer that refused it (the zone's owner).
+    public let peer: PeerID
+    public let zone: String
+    public let refusal: Refusal
+
+    public var description: String { "\(refusal) (refused by \(peer.short) in zone \(zone))" }
 }
 
 /// One peer as the engine tracks it.

@@ -191,6 +191,14 @@ extension ReplicationEngine: ConnectionOwner {
             state.withLock { $0.records[peer]?.attempt = 0 }
         case .changeSetApplied(let zone, let refused):
             emit(.changeSetApplied(peer, zone: zone, refused: refused))
+        case .changesRefused(let zone, let refusals):
+            let records = refusals.map { RefusedChange(peer: peer, zone: zone, refusal: $0) }
+            state.withLock { state in
+                state.refusedChanges.append(contentsOf: records)
+                let excess = state.refusedChanges.count - EngineState.maxRefusedChanges
+                if excess > 0 { state.refusedChanges.removeFirst(excess) }
+            }
+            emit(.changesRefused(peer, zone: zone, refusals: refusals.map(\.description)))
         case .dataFetchStarted(let hash, let offset, let size):
             if offset > 0 {
                 logger.log(.info, "resuming photo data \(hash.short) from byte \(offset)", peer: peer)

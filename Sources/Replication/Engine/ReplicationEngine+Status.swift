@@ -72,6 +72,15 @@ extension ReplicationEngine {
         return true
     }
 
+    /// Changes made here that peers refused (and that were undone) since the last call,
+    /// oldest first (at most the last 1,000): what `sync` reports instead of "in sync".
+    public func takeRefusedChanges() -> [RefusedChange] {
+        state.withLock { state in
+            defer { state.refusedChanges = [] }
+            return state.refusedChanges
+        }
+    }
+
     /// Waits until `isInSync()` holds; false when `timeout` passes first. The checks read
     /// the stores, so they run on an I/O thread, not on the concurrency pool.
     public func waitUntilInSync(timeout: Duration) async -> Bool {

@@ -12,6 +12,8 @@ public enum ReplicationEvent: Sendable, Equatable {
     case refused(PeerID, reason: String)
     case dialFailed(PeerID, reason: String)
     case changeSetApplied(PeerID, zone: String, refused: Int)
+    /// The peer refused changes made here; they were undone here.
+    case changesRefused(PeerID, zone: String, refusals: [String])
     case dataFetchStarted(PeerID, hash: ContentHash, offset: Int64, size: Int64)
     case dataFetched(PeerID, hash: ContentHash, size: Int64)
     case dataFetchFailed(PeerID, hash: ContentHash, reason: String)

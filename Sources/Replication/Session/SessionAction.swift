@@ -14,6 +14,9 @@ public enum SessionAction: Equatable, Sendable {
     /// Apply the set from the peer; answer with `applied`, then report missing photo data
     /// with `dataWanted`.
     case apply(ChangeSet)
+    /// Undo this peer's changes the peer refused, taking its versions (in order with the
+    /// applies); answer with `undone`, after `dataWanted` for data the undo brought back.
+    case undoRefused(ChangesRefused)
     /// Open (or create) the partial file for `item`; answer with `partialOpened`.
     case openPartial(DataItem)
     /// Append bytes to the open partial file of `hash`; report a failure with
@@ -38,6 +41,8 @@ public enum SessionNotice: Equatable, Sendable {
     /// The peer's zone clocks arrived: the connection is fully working.
     case synchronising(zones: Int)
     case changeSetApplied(zone: String, refused: Int)
+    /// The peer refused changes made here; they were undone.
+    case changesRefused(zone: String, refusals: [Refusal])
     /// A fetch starts, at `offset` (non-zero when resuming an interrupted transfer).
     case dataFetchStarted(ContentHash, offset: Int64, size: Int64)
     case dataFetched(ContentHash, size: Int64)

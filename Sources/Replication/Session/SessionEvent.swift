@@ -34,9 +34,9 @@ public struct DataItem: Hashable, Sendable {
 
 /// What the store said to a change set.
 public enum ApplyOutcome: Equatable, Sendable {
-    /// Applied; `refused` describes objects the store refused; `clock` is the zone's clock
-    /// afterwards.
-    case applied(refused: [String], clock: VectorClock)
+    /// Applied; `refused` are the objects the store refused, `versions` how it holds those of
+    /// them it has (for the author to undo to); `clock` is the zone's clock afterwards.
+    case applied(refused: [Refusal], versions: [ObjectChange], clock: VectorClock)
     /// The local clock does not dominate the set's `since`.
     case notReady(clock: VectorClock)
     /// The store does not hold the zone.
@@ -89,6 +89,8 @@ public enum SessionEvent: Sendable {
     case changesPrepared(zone: String, generation: Int, Result<[ChangeSet], SessionFailure>)
     /// The store's answer to `SessionAction.apply`.
     case applied(zone: String, ApplyOutcome)
+    /// The store's answer to `SessionAction.undoRefused`: the refusals undone, or why not.
+    case undone(zone: String, Result<[Refusal], SessionFailure>)
     /// Photo data found missing locally, to fetch from this peer.
     case dataWanted([DataItem])
     case partialOpened(ContentHash, PartialOpenResult)

@@ -191,13 +191,18 @@ extension SyncSession {
             return
         }
         switch outcome {
-        case .applied(let refused, let clock):
+        case .applied(let refused, let versions, let clock):
             if var zone = zones[id] {
                 zone.remote = zone.remote.map { $0.merged(with: entry.until) }
                 zones[id] = zone
             }
             for refusal in refused { out.log(.warning, "refused from the peer in zone \(id): \(refusal)") }
             out.notify(.changeSetApplied(zone: id, refused: refused.count))
+            // The author undoes what was refused (told before the ack, so it is done when the
+            // ack says the set was taken).
+            if !refused.isEmpty, agreement?.capabilities.contains(.refusalNotices) == true {
+                out.send(ChangesRefused(zone: id, refusals: refused, versions: versions))
+            }
             out.send(ChangeSetAck(zone: id, clock: clock))
         case .notReady(let clock):
             out.log(.info, "a change set for zone \(id) needs earlier changes; asking the peer to resend")
@@ -210,6 +215,36 @@ extension SyncSession {
             return
         }
         answerIgnored()
+    }
+
+    /// The peer refused changes sent from here. The changes made here are undone when the
+    /// peer is the zone's owner (whose decision every participant follows); the owner only
+    /// logs what a participant refused of what it relayed.
+    mutating func receiveRefusals(_ message: ChangesRefused) {
+        guard let zone = zones[message.zone] else {
+            out.log(
+                .info, "ignored refusals for zone \(message.zone), which is not replicated with this peer")
+            return
+        }
+        for refusal in message.refusals {
+            out.log(.warning, "the peer refused a change of zone \(message.zone): \(refusal)")
+        }
+        guard !zone.info.localIsOwner else { return }
+        pendingUndos += 1
+        out.append(.undoRefused(message))
+    }
+
+    mutating func undone(zone id: String, _ result: Result<[Refusal], SessionFailure>) {
+        pendingUndos = max(0, pendingUndos - 1)
+        switch result {
+        case .success(let refusals):
+            out.log(.notice, "undid \(refusals.count) change(s) of zone \(id) that the peer refused")
+            out.notify(.changesRefused(zone: id, refusals: refusals))
+        case .failure(let failure):
+            close(
+                .internalFailure("undoing refused changes of zone \(id): \(failure.message)"),
+                code: .internalError)
+        }
     }
 
     private mutating func answerIgnored() {

@@ -36,6 +36,10 @@ public struct SyncSession: Sendable {
     /// Clocks the peer announced for zones not replicated with it here (yet).
     var unclaimedAnnouncements: [String: VectorClock] = [:]
     static let maxUnclaimedAnnouncements = 10_000
+    /// Refusal notices from the peer whose undo is under way.
+    var pendingUndos = 0
+    /// The optional features this build announces.
+    static let capabilities: Capabilities = [.refusalNotices]
     /// Data the peer asked for that this side did not have yet.
     var waitingForData: Set<ContentHash> = []
     var keepalive: Keepalive
@@ -66,7 +70,7 @@ public struct SyncSession: Sendable {
         guard state == .idle else { return [] }
         begin(now)
         state = .awaitingHello
-        out.send(Hello(peerID: localPeer).frame())
+        out.send(Hello(peerID: localPeer, capabilities: Self.capabilities).frame())
         return finish()
     }
 
@@ -85,7 +89,7 @@ public struct SyncSession: Sendable {
     /// True when nothing is waiting to be sent, answered, applied or fetched.
     public var isIdle: Bool {
         guard state == .active, remoteAnnounced else { return false }
-        return outbox.isEmpty && incoming.isEmpty && fetcher.pendingCount == 0
+        return outbox.isEmpty && incoming.isEmpty && fetcher.pendingCount == 0 && pendingUndos == 0
             && zones.values.allSatisfy { !$0.preparing && !$0.dirty && $0.remote != nil }
     }
 
@@ -118,6 +122,7 @@ public struct SyncSession: Sendable {
         case .changesPrepared(let zone, let generation, let result):
             changesPrepared(zone: zone, generation: generation, result)
         case .applied(let zone, let outcome): applied(zone: zone, outcome)
+        case .undone(let zone, let result): undone(zone: zone, result)
         case .dataWanted(let items):
             fetcher.want(items)
             if state == .active { fetcher.pump(&out) }
@@ -166,7 +171,8 @@ public struct SyncSession: Sendable {
         do throws(WireError) {
             let hello = try Hello(frame: frame)
             let agreement = try VersionAgreement(
-                local: Hello(peerID: localPeer), remote: hello, authenticatedPeer: remotePeer)
+                local: Hello(peerID: localPeer, capabilities: Self.capabilities), remote: hello,
+                authenticatedPeer: remotePeer)
             self.agreement = agreement
             state = .active
             out.append(.established(agreement))
@@ -192,6 +198,7 @@ public struct SyncSession: Sendable {
         case .ping(let ping): out.send(Pong(nonce: ping.nonce))
         case .pong: break
         case .error(let error): close(.remoteClosed(error.code, error.message), code: nil)
+        case .changesRefused(let refused): receiveRefusals(refused)
         }
     }
 

@@ -8,6 +8,8 @@ public enum HistoryAuthor: Hashable, Sendable, CustomStringConvertible {
     case dedup
     /// A zone's copy removed (leave, removal, stop sharing).
     case purge
+    /// Changes made here that the peer refused, undone: the objects as that peer holds them.
+    case refused(PeerID)
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum HistoryAuthor: Hashable, Sendable, CustomStringConvertible {
         case .sync(let peer): return "sync:\(peer)"
         case .dedup: return "dedup"
         case .purge: return "purge"
+        case .refused(let peer): return "refused:\(peer)"
         }
     }
 }

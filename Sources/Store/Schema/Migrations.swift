@@ -3,7 +3,7 @@
 /// A released migration is never edited: a change to the schema is a new entry at the end,
 /// so a store written by any earlier version opens and upgrades in place.
 enum Migrations {
-    static let all: [String] = [v1, v2, v3, v4]
+    static let all: [String] = [v1, v2, v3, v4, v5]
 
     /// Brings `db` to the latest version, each migration in its own transaction.
     static func migrate(_ db: Database) throws {
@@ -47,6 +47,39 @@ enum Migrations {
     static let v4 = """
         DROP INDEX tags_by_name;
         CREATE INDEX tags_by_zone_name ON tags (zone, name, uuid, id);
+        """
+
+    /// A photo carries a tag name when the latest link written between the photo and any tag
+    /// of that name (every tag counting for the same winner) is a tagging: a removal made
+    /// after the last tagging holds, whichever duplicate each replica linked. `live_links`
+    /// is that rule: links that are set and that no later removal in their group overrides
+    /// (stamps compared as everywhere: HLC, then peer ID bytes). Every read of a photo's
+    /// tags goes through it.
+    ///
+    /// `unknown_fields` keeps the values of fields a newer version sent that this one does not
+    /// know (their stamps are in `stamps`), so they replicate on and are adopted after an
+    /// upgrade (`LibraryStore+UnknownFields`).
+    static let v5 = """
+        CREATE TABLE unknown_fields (
+            entity INTEGER NOT NULL,
+            object TEXT NOT NULL,
+            field INTEGER NOT NULL,
+            zone TEXT NOT NULL,
+            value,
+            PRIMARY KEY (entity, object, field)
+        ) WITHOUT ROWID;
+        CREATE INDEX unknown_fields_by_zone ON unknown_fields (zone);
+        CREATE VIEW live_links AS
+        SELECT pt.id AS id, pt.photo_id AS photo_id, pt.tag_id AS tag_id, t.winner AS winner, pt.zone AS zone
+        FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id
+        LEFT JOIN stamps s ON s.entity = 6 AND s.object = pt.id AND s.field = 3
+        LEFT JOIN peers sp ON sp.idx = s.peer
+        WHERE pt.linked = 1 AND t.winner IS NOT NULL AND NOT EXISTS (
+            SELECT 1 FROM photo_tags o JOIN tags ot ON ot.id = o.tag_id
+            JOIN stamps so ON so.entity = 6 AND so.object = o.id AND so.field = 3
+            WHERE o.photo_id = pt.photo_id AND o.linked = 0 AND ot.winner = t.winner
+              AND (so.hlc > s.hlc OR (so.hlc = s.hlc
+                   AND (SELECT peer_id FROM peers WHERE idx = so.peer) > sp.peer_id)));
         """
 
     static let v1 = """

@@ -23,7 +23,9 @@ extension LibraryStore {
                 let ordered = set.objects.enumerated().sorted {
                     ($0.element.entity, $0.offset) < ($1.element.entity, $1.offset)
                 }.map(\.element)
-                let context = ApplyContext(zone: set.zone, owner: owner, sender: sender)
+                let context = ApplyContext(
+                    zone: set.zone, owner: owner, sender: sender,
+                    aheadLimit: limits.aheadLimit(wall: clock.wall()))
                 for object in ordered {
                     do {
                         let own = deliverable(object, context)
@@ -40,12 +42,24 @@ extension LibraryStore {
                         }
                     } catch let refusal as ChangeRefusal {
                         report.refused.append(
-                            Refusal(entity: object.entity, id: object.id, reason: refusal.reason))
+                            Refusal(
+                                entity: object.entity, id: object.id, reason: refusal.reason,
+                                fields: object.fields.map { FieldStamp(code: $0.field, stamp: $0.stamp) }))
                     }
                 }
                 // A participant vouches only for its own changes; the owner, who relays, for
-                // everyone's.
-                let vouched = sender == owner ? set.until : VectorClock([sender: set.until[sender]])
+                // everyone's. A change refused for being stamped too far ahead is not claimed:
+                // should its author fix its clock, what it writes next is not taken as held.
+                var vouched = sender == owner ? set.until : VectorClock([sender: set.until[sender]])
+                if context.checksAhead {
+                    for (peer, hlc) in vouched.entries {
+                        if context.refusedAhead[peer] != nil {
+                            vouched[peer] = max(current[peer], context.highestTaken[peer] ?? 0)
+                        } else {
+                            vouched[peer] = min(hlc, context.aheadLimit)
+                        }
+                    }
+                }
                 try mergeClock(set.zone, with: vouched)
                 if let entry = try tx.finish() { committed.append(entry) }
             }
@@ -86,7 +100,7 @@ extension LibraryStore {
                 throw ChangeRefusal("the object belongs to another zone")
             }
             try db.run(EntitySQL.delete(entity), object.id)
-            try db.run("DELETE FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), object.id)
+            try forgetStamps(entity, object.id)
             row = nil
         }
         // At most one stamp per field: a short list beats a dictionary.
@@ -110,6 +124,7 @@ extension LibraryStore {
                 }
                 seen |= 1 << field.field
             }
+            try checkStamp(field.stamp, context)
             try validate(field, of: entity, context: context)
             if let row, immutable.contains(field.field),
                 let index = entity.fields.firstIndex(where: { $0.code == field.field }),
@@ -156,13 +171,33 @@ public struct ApplyReport: Sendable, Equatable {
     public init() {}
 }
 
-/// One refused object of a change set.
+/// One refused object of a change set: what its author must undo.
 public struct Refusal: Sendable, Hashable, CustomStringConvertible {
     public let entity: Entity
     public let id: String
     public let reason: String
+    /// The refused fields with the stamps they carried.
+    public let fields: [FieldStamp]
+
+    public init(entity: Entity, id: String, reason: String, fields: [FieldStamp] = []) {
+        self.entity = entity
+        self.id = id
+        self.reason = reason
+        self.fields = fields
+    }
 
     public var description: String { "\(entity.name) \(id): \(reason)" }
+}
+
+/// A field code and the stamp of one write of it.
+public struct FieldStamp: Sendable, Hashable {
+    public let code: UInt8
+    public let stamp: Stamp
+
+    public init(code: UInt8, stamp: Stamp) {
+        self.code = code
+        self.stamp = stamp
+    }
 }
 
 /// Why a change set could not be applied at all.
@@ -192,15 +227,27 @@ final class ApplyContext {
     /// Photos and tags known to be in the zone: checked once, or written by this apply (an
     /// apply never moves an object out of its zone).
     private var inZone: Set<ObjectKey> = []
-    /// Stamps from this far ahead of the wall clock on are not observed (read once per apply).
-    private let dayAhead = (HybridLogicalClock.wallMilliseconds() + 86_400_000) << 16
     /// The highest stamp observed so far, so the clock's lock is taken only when it grows.
     private var observed: UInt64 = 0
 
-    init(zone: String, owner: PeerID, sender: PeerID) {
+    /// The highest HLC acceptable in this apply (`StoreLimits.maxClockAheadMilliseconds`
+    /// past the wall clock, read once).
+    let aheadLimit: UInt64
+    /// Whether stamps past `aheadLimit` are refused: at the owner, receiving a participant's
+    /// changes. A participant takes what the owner relays (the owner checked it), and only
+    /// keeps its own clock from following stamps that far ahead.
+    let checksAhead: Bool
+    /// By author, the lowest stamp refused for being too far ahead, and the highest one that
+    /// was not.
+    var refusedAhead: [PeerID: UInt64] = [:]
+    var highestTaken: [PeerID: UInt64] = [:]
+
+    init(zone: String, owner: PeerID, sender: PeerID, aheadLimit: UInt64) {
         self.zone = zone
         self.owner = owner
         self.sender = sender
+        self.aheadLimit = aheadLimit
+        checksAhead = sender != owner
     }
 
     func isInZone(_ entity: Entity, _ id: String) -> Bool {
@@ -211,11 +258,47 @@ final class ApplyContext {
         if entity == .photo || entity == .tag { inZone.insert(ObjectKey(entity: entity, id: id)) }
     }
 
-    /// Moves the local clock past a received stamp, unless it is implausibly far ahead.
+    /// Moves the local clock past a received stamp, unless it is too far ahead.
     func observe(_ stamp: Stamp, clock: HybridLogicalClock) {
-        guard stamp.hlc > observed, stamp.hlc < dayAhead else { return }
+        guard stamp.hlc > observed, stamp.hlc <= aheadLimit else { return }
         observed = stamp.hlc
         clock.observe(stamp.hlc)
+    }
+}
+
+extension LibraryStore {
+    /// Refuses a stamp no peer can have made: past the year 4199 anywhere, or, at the owner,
+    /// further ahead of this peer's clock than `maxClockAheadMilliseconds`.
+    func checkStamp(_ stamp: Stamp, _ context: ApplyContext) throws {
+        guard stamp.hlc > context.aheadLimit else {
+            if stamp.hlc > context.highestTaken[stamp.peer, default: 0] {
+                context.highestTaken[stamp.peer] = stamp.hlc
+            }
+            return
+        }
+        if stamp.hlc >= Stamp.invalidHLC {
+            throw ChangeRefusal("invalid stamp \(stamp.hlc) by \(stamp.peer.short)")
+        }
+        guard context.checksAhead else { return }
+        context.refusedAhead[stamp.peer] = min(context.refusedAhead[stamp.peer] ?? .max, stamp.hlc)
+        let ahead =
+            HybridLogicalClock.physical(of: stamp.hlc) - HybridLogicalClock.physical(of: context.aheadLimit)
+            + limits.maxClockAheadMilliseconds
+        throw ChangeRefusal(
+            "stamped \(Self.describe(milliseconds: ahead)) ahead of this peer's clock (more than the "
+                + "\(Self.describe(milliseconds: limits.maxClockAheadMilliseconds)) allowed): "
+                + "check the author's system clock")
+    }
+
+    /// A duration as people read it: "90 ms", "42 s", "3 h", "12 days".
+    static func describe(milliseconds: UInt64) -> String {
+        switch milliseconds {
+        case ..<1_000: return "\(milliseconds) ms"
+        case ..<120_000: return "\(milliseconds / 1_000) s"
+        case ..<7_200_000: return "\(milliseconds / 60_000) min"
+        case ..<172_800_000: return "\(milliseconds / 3_600_000) h"
+        default: return "\(milliseconds / 86_400_000) days"
+        }
     }
 }
 

@@ -6,6 +6,16 @@ extension LibraryStore {
         try read { try loadClock(zone) }
     }
 
+    /// The highest HLC in any zone's clock that is at most `limit`.
+    func highestClockEntry(upTo limit: UInt64) throws -> UInt64? {
+        try read {
+            try db.first("SELECT max(hlc) FROM clocks WHERE hlc <= ?", limit) {
+                $0.isNull(0) ? nil : $0.uint64(0)
+            }
+                ?? nil
+        }
+    }
+
     func loadClock(_ zone: String) throws -> VectorClock {
         var clock = VectorClock()
         try db.forEach("SELECT peer, hlc FROM clocks WHERE zone = ?", zone) { row in
@@ -102,7 +112,11 @@ extension LibraryStore {
                     return FieldChange(field: pending.field, value: row[0], stamp: pending.stamp)
                 }
                 guard let index = entity.fields.firstIndex(where: { $0.code == pending.field }) else {
-                    return nil
+                    // A newer version's field, kept for it.
+                    guard let kept = try? unknownFieldValue(entity, key.id, code: pending.field) else {
+                        return nil
+                    }
+                    return FieldChange(field: pending.field, value: kept, stamp: pending.stamp)
                 }
                 return FieldChange(field: pending.field, value: row[index + 1], stamp: pending.stamp)
             }

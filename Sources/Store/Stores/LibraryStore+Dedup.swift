@@ -4,8 +4,10 @@
 /// Every replica keeps each tag's `winner` column (local, derived, never replicated) equal to
 /// the live winner of its name, and every read goes through it, so duplicates are invisible
 /// even on a read-only replica that may not clean them up. A replica that may write to the
-/// zone also cleans up for real: losers become `merged` tombstones and their photos are
-/// linked to the winner, which then replicates like any other change.
+/// zone also cleans up for real: losers become `merged` tombstones, which replicate like any
+/// other change. Their links stay as they are and count for the winner (`live_links`): a
+/// copy of a link under the winner, written by the cleanup, would be a newer write than a
+/// removal of the original made meanwhile elsewhere, and would undo it.
 extension LibraryStore {
     /// Recomputes `winner` for every tag named `name` in `zone`, writing only the rows whose
     /// winner changes (a name shared by many merged copies is recomputed on every share add).
@@ -37,8 +39,7 @@ extension LibraryStore {
     }
 
     /// Writes the cleanup for `zone` into `tx` as set-based SQL: merges live losers into
-    /// their winner, then links every photo of a merged tag to the winner. Merging does not
-    /// change any winner. Returns the number of objects written.
+    /// their winner (which does not change any winner). Returns the number of objects written.
     @discardableResult
     /// With `names`, only tags of those names are looked at: enough after a transaction
     /// whose touched names are known, when the rest of the zone was clean.
@@ -48,10 +49,8 @@ extension LibraryStore {
         try db.execute(
             """
             CREATE TEMP TABLE IF NOT EXISTS dedup_losers (id TEXT PRIMARY KEY) WITHOUT ROWID;
-            CREATE TEMP TABLE IF NOT EXISTS dedup_links (photo TEXT, tag TEXT, existed INTEGER,
-                PRIMARY KEY (photo, tag)) WITHOUT ROWID;
             CREATE TEMP TABLE IF NOT EXISTS dedup_names (name TEXT PRIMARY KEY) WITHOUT ROWID;
-            DELETE FROM dedup_losers; DELETE FROM dedup_links; DELETE FROM dedup_names;
+            DELETE FROM dedup_losers; DELETE FROM dedup_names;
             """)
         var onlyNames = ""
         if let names {
@@ -75,37 +74,8 @@ extension LibraryStore {
                 """, Int(Entity.tag.rawValue), Int(Entity.deletedField), zone, me, hlc)
             tx.record(.tag, losers.map { ($0, .delete) }, zone: zone)
         }
-        try db.run(
-            """
-            INSERT OR IGNORE INTO dedup_links (photo, tag, existed)
-            SELECT pt.photo_id, t.winner, x.id IS NOT NULL
-            FROM tags t
-            JOIN photo_tags pt ON pt.tag_id = t.id AND pt.linked = 1
-            LEFT JOIN photo_tags x ON x.id = pt.photo_id || '/' || t.winner
-            WHERE t.zone = ? AND t.deleted = 2 AND t.winner IS NOT NULL AND x.linked IS NOT 1\(onlyNames)
-              AND EXISTS (SELECT 1 FROM photos p WHERE p.id = pt.photo_id AND p.deleted = 0)
-            """, zone)
-        let links = try db.query("SELECT photo || '/' || tag, existed FROM dedup_links") {
-            ($0.string(0), $0.bool(1))
-        }
-        if !links.isEmpty {
-            try db.run(
-                """
-                INSERT INTO photo_tags (id, zone, photo_id, tag_id, linked)
-                SELECT photo || '/' || tag, ?, photo, tag, 1 FROM dedup_links WHERE true
-                ON CONFLICT (id) DO UPDATE SET zone = excluded.zone, linked = 1
-                """, zone)
-            try db.run(
-                """
-                INSERT INTO stamps (entity, object, field, zone, peer, hlc)
-                SELECT ?, photo || '/' || tag, ?, ?, ?, ? FROM dedup_links WHERE true
-                ON CONFLICT (entity, object, field)
-                DO UPDATE SET zone = excluded.zone, peer = excluded.peer, hlc = excluded.hlc
-                """, Int(Entity.link.rawValue), Int(LinkField.linked), zone, me, hlc)
-            tx.record(.link, links.map { ($0.0, $0.1 ? .update : .insert) }, zone: zone)
-        }
-        if !losers.isEmpty || !links.isEmpty { tx.markLocalChange(in: zone) }
-        return losers.count + links.count
+        if !losers.isEmpty { tx.markLocalChange(in: zone) }
+        return losers.count
     }
 
     /// Runs the cleanup for `zone` as its own transaction (author `dedup`) if it has

@@ -40,9 +40,9 @@ extension LibraryStore {
             }
             try db.forEach(
                 """
-                SELECT DISTINCT pt.photo_id, t.winner FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id
-                JOIN photos p ON p.id = pt.photo_id AND p.deleted = 0
-                WHERE pt.zone = ? AND pt.linked = 1 AND t.winner IS NOT NULL ORDER BY 1, 2
+                SELECT DISTINCT l.photo_id, l.winner FROM live_links l
+                JOIN photos p ON p.id = l.photo_id AND p.deleted = 0
+                WHERE l.zone = ? ORDER BY 1, 2
                 """, zone
             ) { lines.append("link \($0.string(0)) \($0.string(1))") }
             return lines.joined(separator: "\n")

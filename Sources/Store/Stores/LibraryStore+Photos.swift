@@ -86,8 +86,8 @@ extension LibraryStore {
             }
             if let tagName {
                 sql += """
-                     AND id IN (SELECT pt.photo_id FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id
-                    JOIN tags w ON w.id = t.winner WHERE pt.linked = 1 AND w.name = ?)
+                     AND id IN (SELECT l.photo_id FROM live_links l
+                    JOIN tags w ON w.id = l.winner WHERE w.name = ?)
                     """
                 values.append(tagName)
             }
@@ -113,13 +113,13 @@ extension LibraryStore {
             tags: try effectiveTags(ofPhoto: id), ratings: try liveRatings(ofPhoto: id))
     }
 
-    /// The photo's tags as people see them: each link counted for the winner of its tag.
+    /// The photo's tags as people see them: each live link (`live_links`: no later removal in
+    /// its name's group) counted for the winner of its tag.
     func effectiveTags(ofPhoto id: String) throws -> [TagRef] {
         try db.query(
             """
-            SELECT DISTINCT w.id, w.uuid, w.name FROM photo_tags pt
-            JOIN tags t ON t.id = pt.tag_id JOIN tags w ON w.id = t.winner
-            WHERE pt.photo_id = ? AND pt.linked = 1 ORDER BY w.name, w.uuid
+            SELECT DISTINCT w.id, w.uuid, w.name FROM live_links l JOIN tags w ON w.id = l.winner
+            WHERE l.photo_id = ? ORDER BY w.name, w.uuid
             """, id
         ) { TagRef(id: $0.string(0), uuid: $0.string(1), name: $0.string(2)) }
     }

@@ -31,20 +31,21 @@ extension LibraryStore {
         return tag
     }
 
-    /// Removes a tag from a photo: every link of the photo that counts for this tag.
+    /// Removes a tag from a photo: every set link of the photo that counts for this tag is
+    /// unset, so this removal is the latest write of the name's group.
     public func untag(photo: String, tag: String) throws {
         let zone = try livePhotoZone(photo)
         try requireWriteUnlessDefault(zone, action: "untag this photo")
         try write(author: .local) { tx in
+            guard try effectiveTags(ofPhoto: photo).contains(where: { $0.id == tag }) else {
+                throw StoreError.invalid("photo \(photo.prefix(8)) does not carry tag \(tag.prefix(8))")
+            }
             let raw = try db.query(
                 """
                 SELECT pt.tag_id FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id
                 WHERE pt.photo_id = ? AND pt.linked = 1 AND t.winner = ?
                 """, photo, tag
             ) { $0.string(0) }
-            guard !raw.isEmpty else {
-                throw StoreError.invalid("photo \(photo.prefix(8)) does not carry tag \(tag.prefix(8))")
-            }
             for rawTag in raw { try tx.setLink(photo: photo, tag: rawTag, zone: zone, linked: false) }
         }
     }
@@ -99,10 +100,9 @@ extension LibraryStore {
         try read {
             var sql = """
                 SELECT w.id, w.uuid, w.name, w.zone, (
-                    SELECT COUNT(DISTINCT pt.photo_id) FROM tags t
-                    JOIN photo_tags pt ON pt.tag_id = t.id AND pt.linked = 1
-                    JOIN photos p ON p.id = pt.photo_id AND p.deleted = 0
-                    WHERE t.winner = w.id)
+                    SELECT COUNT(DISTINCT l.photo_id) FROM live_links l
+                    JOIN photos p ON p.id = l.photo_id AND p.deleted = 0
+                    WHERE l.winner = w.id)
                 FROM tags w WHERE w.deleted = 0 AND w.winner = w.id
                 """
             var values: [any SQLBindable] = []

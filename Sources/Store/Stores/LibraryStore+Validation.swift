@@ -72,10 +72,18 @@ extension LibraryStore {
         return peer
     }
 
-    /// Refuses a field with an unknown code or a value of the wrong type or range.
+    /// Refuses a field with a value of the wrong type or range, or an unknown field (of a
+    /// newer version) that cannot be kept: a code out of range or a value over the limit.
     func validate(_ field: FieldChange, of entity: Entity, context: ApplyContext) throws {
         guard let column = entity.column(for: field.field) else {
-            throw ChangeRefusal("unknown field \(field.field)")
+            guard Self.isStorableUnknownCode(field.field) else {
+                throw ChangeRefusal("unknown field \(field.field)")
+            }
+            guard Self.byteCount(field.value) <= limits.maxUnknownFieldBytes else {
+                throw ChangeRefusal(
+                    "unknown field \(field.field) is over \(limits.maxUnknownFieldBytes) bytes")
+            }
+            return
         }
         let value = field.value
         let ok: Bool
@@ -175,6 +183,18 @@ extension LibraryStore {
             }
         }
         return true
+    }
+}
+
+extension LibraryStore {
+    /// The bytes a value takes, roughly as stored.
+    static func byteCount(_ value: SQLValue) -> Int {
+        switch value {
+        case .null: return 0
+        case .integer, .real: return 8
+        case .text(let text): return text.utf8.count
+        case .blob(let bytes): return bytes.count
+        }
     }
 }
 

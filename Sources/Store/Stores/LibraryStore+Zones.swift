@@ -31,9 +31,8 @@ extension LibraryStore {
             let othersUseIt =
                 try db.first(
                     """
-                    SELECT 1 FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id
-                    JOIN photos p ON p.id = pt.photo_id AND p.deleted = 0 AND p.zone = ?
-                    WHERE t.winner = ? AND pt.linked = 1 AND pt.photo_id != ? LIMIT 1
+                    SELECT 1 FROM live_links l JOIN photos p ON p.id = l.photo_id AND p.deleted = 0 AND p.zone = ?
+                    WHERE l.winner = ? AND l.photo_id != ? LIMIT 1
                     """, source, tag.id, photo
                 ) { _ in true } ?? false
             var target = tag.id
@@ -64,7 +63,7 @@ extension LibraryStore {
         let names = try db.query("SELECT DISTINCT name FROM tags WHERE zone = ?", target) { $0.string(0) }
         for name in names { tx.touchTagName(name, zone: target) }
         let links = try db.query(
-            "SELECT photo_id, tag_id FROM photo_tags WHERE zone = ? AND linked = 1", zone
+            "SELECT DISTINCT photo_id, winner FROM live_links WHERE zone = ?", zone
         ) {
             ($0.string(0), $0.string(1))
         }
@@ -83,7 +82,7 @@ extension LibraryStore {
                     entity.fields.enumerated().map { ($0.element.code, row.value($0.offset)) }
                 })
         else { throw StoreError.notFound(kind: entity.name, reference: id) }
-        try db.run("DELETE FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), id)
+        try forgetStamps(entity, id)
         try tx.set(entity, id, zone: zone, values.filter { $0.1 != .null })
     }
 
@@ -94,7 +93,7 @@ extension LibraryStore {
         }
         for id in ids {
             try db.run("DELETE FROM photo_tags WHERE id = ?", id)
-            try db.run("DELETE FROM stamps WHERE entity = ? AND object = ?", Int(Entity.link.rawValue), id)
+            try forgetStamps(.link, id)
             tx.record(.link, id, zone: zone, .delete)
         }
     }
@@ -110,6 +109,7 @@ extension LibraryStore {
             }
             try db.run("DELETE FROM \(entity.table) WHERE zone = ?", zone)
             try db.run("DELETE FROM stamps WHERE zone = ? AND entity = ?", zone, Int(entity.rawValue))
+            try db.run("DELETE FROM unknown_fields WHERE zone = ? AND entity = ?", zone, Int(entity.rawValue))
         }
     }
 
@@ -124,6 +124,7 @@ extension LibraryStore {
         try write(author: .purge) { tx in
             try hardDelete(zone: zone, entities: Entity.allCases, in: tx)
             try db.run("DELETE FROM stamps WHERE zone = ?", zone)
+            try db.run("DELETE FROM unknown_fields WHERE zone = ?", zone)
             try db.run("DELETE FROM zones WHERE id = ?", zone)
         }
         for hash in hashes.compactMap({ $0 }) { try collectBlob(hash) }

@@ -40,6 +40,7 @@ public final class LibraryStore: @unchecked Sendable {
         try Migrations.migrate(db)
         db.takeOverCheckpoints()
         try loadPeers()
+        try adoptKnownFields()
         if kind == .private {
             try db.run(
                 "INSERT OR IGNORE INTO zones (id, owner, created_at) VALUES (?, ?, ?)",
@@ -151,10 +152,26 @@ public struct StoreLimits: Sendable {
     public var maxNameBytes: Int
     public var maxPhotoBytes: Int64
     public var maxThumbnailBytes: Int
+    /// The largest value of a field a newer version sent that is kept for it.
+    public var maxUnknownFieldBytes: Int
+    /// How far ahead of this peer's wall clock a received stamp may be: a participant's
+    /// change stamped further ahead is refused (it would win every concurrent edit, and
+    /// drag every clock after it), and no stamp further ahead moves this peer's clock.
+    public var maxClockAheadMilliseconds: UInt64
 
-    public init(maxNameBytes: Int = 1024, maxPhotoBytes: Int64 = 4 << 30, maxThumbnailBytes: Int = 1 << 20) {
+    public init(
+        maxNameBytes: Int = 1024, maxPhotoBytes: Int64 = 4 << 30, maxThumbnailBytes: Int = 1 << 20,
+        maxUnknownFieldBytes: Int = 64 << 10, maxClockAheadMilliseconds: UInt64 = 3_600_000
+    ) {
         self.maxNameBytes = maxNameBytes
         self.maxPhotoBytes = maxPhotoBytes
         self.maxThumbnailBytes = maxThumbnailBytes
+        self.maxUnknownFieldBytes = maxUnknownFieldBytes
+        self.maxClockAheadMilliseconds = maxClockAheadMilliseconds
+    }
+
+    /// The highest HLC reading acceptable now: `maxClockAheadMilliseconds` past the wall clock.
+    func aheadLimit(wall: UInt64) -> UInt64 {
+        (wall + maxClockAheadMilliseconds) << 16
     }
 }

@@ -20,10 +20,33 @@ final class Transaction {
 
     var db: Database { store.db }
 
-    /// Writes `values` as a local change of this peer, stamped with the transaction's stamp.
+    /// Writes `values` as a local change of this peer, stamped with the transaction's stamp,
+    /// which must be above the stamps it overwrites (it is, unless a peer's clock is further
+    /// ahead than this peer's clock follows: then the write is refused, not lost).
     func set(_ entity: Entity, _ id: String, zone: String, _ values: [(UInt8, SQLValue)]) throws {
+        try requireAboveExistingStamps(entity, id, values.map(\.0))
         try write(entity, id, zone: zone, values.map { ($0.0, $0.1, stamp) })
         localZones.insert(zone)
+    }
+
+    private func requireAboveExistingStamps(_ entity: Entity, _ id: String, _ codes: [UInt8]) throws {
+        let highest = try db.first(
+            "SELECT max(hlc) FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), id
+        ) { $0.isNull(0) ? nil : $0.uint64(0) }
+        guard let highest = highest ?? nil, highest >= stamp.hlc else { return }
+        try db.forEach(
+            "SELECT field, peer, hlc FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), id
+        ) { row in
+            guard codes.contains(UInt8(row.int(0))), let peer = store.peerByIndex[row.int64(1)] else {
+                return
+            }
+            let existing = Stamp(hlc: row.uint64(2), peer: peer)
+            if existing >= stamp {
+                let ahead =
+                    HybridLogicalClock.physical(of: existing.hlc) - HybridLogicalClock.physical(of: stamp.hlc)
+                throw StoreError.clockBehind(kind: entity.name, id: id, by: peer, aheadMilliseconds: ahead)
+            }
+        }
     }
 
     /// Marks an object deleted (or a tag merged) as a local change.
@@ -57,9 +80,15 @@ final class Transaction {
         var deletes = false
         let inOrder = zip(values, values.dropFirst()).allSatisfy { $0.0.0 <= $0.1.0 }
         let ordered = inOrder ? values : values.sorted(by: { $0.0 < $1.0 })
+        var unknown: [(code: UInt8, value: SQLValue)] = []
         for (code, value, _) in ordered {
             guard entity.column(for: code) != nil else {
-                throw StoreError.invalid("field \(code) does not exist on a \(entity.name)")
+                // A newer version's field, received from a peer: kept beside the row.
+                guard LibraryStore.isStorableUnknownCode(code) else {
+                    throw StoreError.invalid("field \(code) does not exist on a \(entity.name)")
+                }
+                unknown.append((code, value))
+                continue
             }
             mask |= 1 << code
             bindings.append(value)
@@ -68,6 +97,7 @@ final class Transaction {
             }
         }
         try db.run(Self.upsertSQL(entity, mask), sqlValues: bindings)
+        if !unknown.isEmpty { try store.writeUnknownFields(entity, id, zone: zone, unknown) }
         var stampBindings: [SQLValue] = []
         stampBindings.reserveCapacity(values.count * 6)
         var lastPeer: (PeerID, Int64)?

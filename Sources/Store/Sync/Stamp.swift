@@ -20,6 +20,11 @@ public struct Stamp: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(HybridLogicalClock.physical(of: hlc)).\(hlc & 0xFFFF)@\(peer.short)" }
+
+    /// HLC readings from here on (the year 4199) are invalid on every peer: no clock gets
+    /// there, and below it every reading fits SQLite's signed integers and ticks without
+    /// overflowing.
+    public static let invalidHLC: UInt64 = 1 << 62
 }
 
 /// Hybrid logical clock: 48 bits of milliseconds since 1970 and a 16-bit counter.
@@ -38,6 +43,10 @@ public final class HybridLogicalClock: @unchecked Sendable {
     }
 
     public static func physical(of hlc: UInt64) -> UInt64 { hlc >> 16 }
+
+    /// The wall clock this clock reads (milliseconds since 1970): what "now" is for the
+    /// checks that compare received stamps with it.
+    public func wall() -> UInt64 { now() }
 
     @Sendable public static func wallMilliseconds() -> UInt64 {
         var ts = timespec()

@@ -34,6 +34,16 @@ enum SampleMessages {
         .ping(Ping(nonce: 9)),
         .pong(Pong(nonce: .max)),
         .error(ErrorMessage(code: .paused, message: "paused by its owner")),
+        .changesRefused(
+            ChangesRefused(
+                zone: "zone-a",
+                refusals: [
+                    Refusal(
+                        entity: .tag, id: "t1", reason: "t1 may not write to this share",
+                        fields: [FieldStamp(code: TagField.name, stamp: Stamp(hlc: 40, peer: peer(1)))]),
+                    Refusal(entity: .link, id: "p/t1", reason: "refers to tag t1, missing in this zone"),
+                ], versions: set.objects)),
+        .changesRefused(ChangesRefused(zone: "zone-a", refusals: [], versions: [])),
     ]
 }
 
@@ -71,11 +81,11 @@ enum SampleMessages {
 
     @Test func typeNumbersAreTheDocumentedOnes() {
         let types = SampleMessages.all.map { $0.frame().type.rawValue }
-        #expect(Set(types) == Set(2...12))
+        #expect(Set(types) == Set(2...13))
     }
 
     @Test func helloAndUnknownTypesAreUnexpectedHere() {
-        for type: UInt8 in [0x00, 0x01, 0x0D, 0xFF] {
+        for type: UInt8 in [0x00, 0x01, 0x0E, 0xFF] {
             #expect(throws: WireError.unexpectedMessage(type: type, expected: "a replication message")) {
                 try PeerMessage(frame: Frame(type: MessageType(rawValue: type), payload: []))
             }

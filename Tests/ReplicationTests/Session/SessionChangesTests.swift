@@ -111,7 +111,11 @@ import Testing
         probe.receive(ChangeSetMessage(SessionProbe.set("stranger-zone", until: VectorClock())))
         #expect(probe.sent.isEmpty, "the ignored set is answered after the one being applied")
         let mine = VectorClock([owner: 5, participant: 2])
-        probe.handle(.applied(zone: zone, .applied(refused: ["photo x: no"], clock: mine)))
+        probe.handle(
+            .applied(
+                zone: zone,
+                .applied(refused: [Refusal(entity: .photo, id: "x", reason: "no")], versions: [], clock: mine)
+            ))
         #expect(
             probe.sent == [
                 .ack(ChangeSetAck(zone: zone, clock: mine)),

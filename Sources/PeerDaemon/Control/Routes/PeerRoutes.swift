@@ -32,6 +32,16 @@ extension ControlRoutes {
                 }
                 usleep(2_000)  // a cheap check; answering promptly matters more
             }
+            let refused = engine.takeRefusedChanges()
+            guard refused.isEmpty else {
+                // In sync, but not with what was done here: say so, and what was undone.
+                let shown = refused.prefix(5).map(\.description).joined(separator: "; ")
+                let more = refused.count > 5 ? "; and \(refused.count - 5) more" : ""
+                throw ControlError(
+                    .changesRefused,
+                    "in sync, but \(refused.count) change(s) made here were refused and undone: \(shown)\(more)"
+                )
+            }
             return ["in_sync": true]
         }
         for (command, pausing) in [("pause", true), ("resume", false)] {
