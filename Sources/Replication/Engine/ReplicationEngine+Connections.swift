@@ -213,6 +213,13 @@ extension ReplicationEngine: ConnectionOwner {
         return replies
     }
 
+    /// A transfer of contended data ended without storing it: connections that found it
+    /// busy ask for it now.
+    func claimReleased(_ hash: ContentHash) {
+        let connections = state.withLock { Array($0.connections.values) }
+        for connection in connections { connection.post(.dataClaimReleased(hash)) }
+    }
+
     /// Photo data reached a store: every connection stops wanting it, and peers that asked
     /// for it earlier are told.
     func dataStored(_ store: StoreKind, _ hash: ContentHash) {

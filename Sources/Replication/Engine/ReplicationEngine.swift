@@ -37,6 +37,7 @@ public final class ReplicationEngine: @unchecked Sendable {
         backoff = Backoff(
             base: configuration.reconnectBase, maximum: configuration.reconnectMax,
             jitter: configuration.reconnectJitter)
+        claims.onRelease { [weak self] hash in self?.claimReleased(hash) }
     }
 
     /// Reads membership, starts following the stores' commits and starts the dialer.

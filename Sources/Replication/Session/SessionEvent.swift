@@ -98,6 +98,9 @@ public enum SessionEvent: Sendable {
     case dataRead(DataRequest, DataReadResult)
     /// Data arrived in the local store (from any connection).
     case dataArrived(ContentHash)
+    /// A transfer of this data (on any connection) ended without storing it: a fetch that
+    /// found it busy may start now.
+    case dataClaimReleased(ContentHash)
     /// This side wants the connection closed.
     case closeRequested(CloseCode, String)
     /// The connection ended (nil: cleanly) or broke.

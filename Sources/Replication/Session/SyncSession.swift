@@ -126,6 +126,7 @@ public struct SyncSession: Sendable {
         case .dataFinished(let hash, let completion): fetcher.finished(hash, completion, &out)
         case .dataRead(let request, let result): dataRead(request, result)
         case .dataArrived(let hash): dataArrived(hash)
+        case .dataClaimReleased(let hash): fetcher.released(hash, &out)
         case .closeRequested(let code, let reason): close(.local(code, reason), code: code)
         case .transportEnded(let reason): close(.transport(reason), code: nil)
         }
