@@ -29,6 +29,12 @@ final class DaemonState: Sendable {
     /// What share URLs carry: the configured advertised address, else the bound one.
     var advertiseAddress: HostPort { settings.advertise ?? listenAddress }
 
+    /// The advertised address as replication tells it to peers (after every hello).
+    var advertisePeerAddress: PeerAddress {
+        let address = advertiseAddress
+        return PeerAddress(host: address.host, port: address.port)
+    }
+
     var uptime: Duration { .now - startedAt }
 
     func update(settings: DaemonSettings) {

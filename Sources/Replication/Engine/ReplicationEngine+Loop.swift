@@ -61,6 +61,7 @@ extension ReplicationEngine {
                     let address = state.addresses[peer], (record.nextDial ?? now) <= now
                 else { continue }
                 record.dialing = true
+                record.dialRound = state.syncRound
                 state.records[peer] = record
                 due.append((peer, address))
             }
@@ -72,7 +73,8 @@ extension ReplicationEngine {
         }
     }
 
-    /// Reads membership from the stores and brings open connections in line with it.
+    /// Reads membership (and members' addresses) from the stores and brings open
+    /// connections in line with it.
     func applyMembership() {
         let membership: Membership
         do {
@@ -81,6 +83,7 @@ extension ReplicationEngine {
             logger.log(.error, "cannot read share membership: \(error)")
             return
         }
+        loadAddresses()
         let (connections, changed) = state.withLock { state -> ([PeerConnection], Bool) in
             let changed = state.membership != membership
             state.membership = membership

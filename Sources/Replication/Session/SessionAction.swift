@@ -44,6 +44,8 @@ public enum SessionNotice: Equatable, Sendable {
     case dataFetchFailed(ContentHash, String)
     /// `count` bytes of photo data were sent to the peer.
     case dataServed(ContentHash, count: Int)
+    /// The peer said where it listens (its addresses message, best first).
+    case addressesAnnounced([PeerAddress])
 }
 
 /// Severity of a session log line (journald priorities, coarsely).

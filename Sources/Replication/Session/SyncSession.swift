@@ -22,6 +22,8 @@ public struct SyncSession: Sendable {
     /// The peer TLS authenticated; its hello must name the same one.
     public let remotePeer: PeerID
     public let configuration: SessionConfiguration
+    /// Where this side listens, told to the peer after the hello (`Capabilities.addresses`).
+    public let advertised: [PeerAddress]
     public private(set) var state: State = .idle
     public private(set) var agreement: VersionAgreement?
     /// True once the peer's zone clocks have arrived.
@@ -43,13 +45,18 @@ public struct SyncSession: Sendable {
     var now: ContinuousClock.Instant
     var out = SessionOutput()
 
+    /// The optional features this build announces in its hello.
+    public static let capabilities: Capabilities = [.addresses]
+
     public init(
         localPeer: PeerID, remotePeer: PeerID, zones: [SessionZone],
-        configuration: SessionConfiguration = SessionConfiguration(), now: ContinuousClock.Instant
+        configuration: SessionConfiguration = SessionConfiguration(), advertised: [PeerAddress] = [],
+        now: ContinuousClock.Instant
     ) {
         self.localPeer = localPeer
         self.remotePeer = remotePeer
         self.configuration = configuration
+        self.advertised = Array(advertised.prefix(configuration.limits.maxAddresses))
         decoder = FrameDecoder(maximumFrameSize: configuration.maximumFrameSize)
         fetcher = DataFetcher(configuration: configuration)
         keepalive = Keepalive(
@@ -66,7 +73,7 @@ public struct SyncSession: Sendable {
         guard state == .idle else { return [] }
         begin(now)
         state = .awaitingHello
-        out.send(Hello(peerID: localPeer).frame())
+        out.send(Hello(peerID: localPeer, capabilities: Self.capabilities).frame())
         return finish()
     }
 
@@ -167,10 +174,14 @@ public struct SyncSession: Sendable {
         do throws(WireError) {
             let hello = try Hello(frame: frame)
             let agreement = try VersionAgreement(
-                local: Hello(peerID: localPeer), remote: hello, authenticatedPeer: remotePeer)
+                local: Hello(peerID: localPeer, capabilities: Self.capabilities), remote: hello,
+                authenticatedPeer: remotePeer)
             self.agreement = agreement
             state = .active
             out.append(.established(agreement))
+            if agreement.capabilities.contains(.addresses), !advertised.isEmpty {
+                out.send(Addresses(advertised))
+            }
             announce(zones.values.map(\.info), evenIfEmpty: true)
             fetcher.pump(&out)
         } catch {
@@ -193,6 +204,7 @@ public struct SyncSession: Sendable {
         case .ping(let ping): out.send(Pong(nonce: ping.nonce))
         case .pong: break
         case .error(let error): close(.remoteClosed(error.code, error.message), code: nil)
+        case .addresses(let message): out.notify(.addressesAnnounced(message.addresses))
         }
     }
 

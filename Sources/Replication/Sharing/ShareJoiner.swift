@@ -11,8 +11,11 @@ public enum ShareJoiner {
         public let permission: Permission
     }
 
+    /// Joins the share of `url`; `advertised` is where this peer listens, told to the owner so
+    /// that it can dial this peer too.
     public static func join(
-        _ url: ShareURL, identity: PeerIdentity, library: Library, timeout: Duration = .seconds(10)
+        _ url: ShareURL, identity: PeerIdentity, library: Library, advertised: [PeerAddress] = [],
+        timeout: Duration = .seconds(10)
     ) throws(AcceptError) -> Joined {
         guard url.owner != identity.peerID else { throw .ownShare }
         let known: Bool
@@ -25,7 +28,7 @@ public enum ShareJoiner {
         let response = try ShareGuest.exchange(
             JoinRequest(zone: url.zone, token: url.token).frame, host: url.host, port: url.port,
             owner: url.owner,
-            identity: identity, timeout: timeout)
+            identity: identity, timeout: timeout, advertised: advertised)
         switch response {
         case .refused(let code, let message):
             throw .refused(code: code, message: message)

@@ -34,6 +34,9 @@ enum SampleMessages {
         .ping(Ping(nonce: 9)),
         .pong(Pong(nonce: .max)),
         .error(ErrorMessage(code: .paused, message: "paused by its owner")),
+        .addresses(
+            Addresses([PeerAddress(host: "192.0.2.7", port: 7733), PeerAddress(host: "2001:db8::1", port: 1)])
+        ),
     ]
 }
 
@@ -71,11 +74,11 @@ enum SampleMessages {
 
     @Test func typeNumbersAreTheDocumentedOnes() {
         let types = SampleMessages.all.map { $0.frame().type.rawValue }
-        #expect(Set(types) == Set(2...12))
+        #expect(Set(types) == Set(2...13))
     }
 
     @Test func helloAndUnknownTypesAreUnexpectedHere() {
-        for type: UInt8 in [0x00, 0x01, 0x0D, 0xFF] {
+        for type: UInt8 in [0x00, 0x01, 0x0E, 0xFF] {
             #expect(throws: WireError.unexpectedMessage(type: type, expected: "a replication message")) {
                 try PeerMessage(frame: Frame(type: MessageType(rawValue: type), payload: []))
             }

@@ -92,7 +92,9 @@ extension ControlRoutes {
         register("accept", summary: "join a share by its URL") { args in
             try args.allowOnly(["url"])
             let url = try ShareURL(parsing: try args.string("url"))
-            let joined = try ShareJoiner.join(url, identity: services.identity, library: sharing.library)
+            let joined = try ShareJoiner.join(
+                url, identity: services.identity, library: sharing.library,
+                advertised: [services.state.advertisePeerAddress])
             services.logger.info("joined share", ["zone": joined.zone, "peer": url.owner.short])
             services.replication.membershipChanged()
             return [

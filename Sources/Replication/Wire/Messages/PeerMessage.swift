@@ -14,6 +14,7 @@ public enum PeerMessage: Equatable, Sendable {
     case ping(Ping)
     case pong(Pong)
     case error(ErrorMessage)
+    case addresses(Addresses)
 
     /// Decodes `frame`; a hello or a type this build does not know is an unexpected message.
     public init(frame: Frame, limits: MessageLimits = MessageLimits()) throws(WireError) {
@@ -29,6 +30,7 @@ public enum PeerMessage: Equatable, Sendable {
         case .ping: self = .ping(try Ping(frame: frame, limits: limits))
         case .pong: self = .pong(try Pong(frame: frame, limits: limits))
         case .error: self = .error(try ErrorMessage(frame: frame, limits: limits))
+        case .addresses: self = .addresses(try Addresses(frame: frame, limits: limits))
         default: throw .unexpectedMessage(type: frame.type.rawValue, expected: "a replication message")
         }
     }
@@ -47,6 +49,7 @@ public enum PeerMessage: Equatable, Sendable {
         case .ping(let message): return message.frame()
         case .pong(let message): return message.frame()
         case .error(let message): return message.frame()
+        case .addresses(let message): return message.frame()
         }
     }
 }
