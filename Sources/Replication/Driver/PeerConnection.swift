@@ -192,9 +192,14 @@ final class PeerConnection: @unchecked Sendable {
     }
 
     private func handle(_ event: SessionEvent) {
-        if case .zonesChanged(let list) = event {
+        switch event {
+        case .zonesChanged(let list):
             effects.zones = Dictionary(list.map { ($0.zone, $0) }, uniquingKeysWith: { first, _ in first })
             status.withLock { $0.zones = Set(list.map(\.zone)) }
+        case .revoke(let zone, _):
+            effects.zones[zone] = nil
+            _ = status.withLock { $0.zones.remove(zone) }
+        default: break
         }
         run(session.handle(event, now: .now))
         publish()

@@ -221,6 +221,8 @@ extension ReplicationEngine: ConnectionOwner {
         case .addressesAnnounced(let addresses):
             connection.status.withLock { $0.announcedAddresses = addresses }
             recordAddress(of: connection)
+        case .unreplicatedZoneAnnounced(let zone):
+            revokeIfEnded(zone, on: connection)
         case .changeSetApplied(let zone, let refused):
             emit(.changeSetApplied(peer, zone: zone, refused: refused))
         case .dataFetchStarted(let hash, let offset, let size):
@@ -237,11 +239,18 @@ extension ReplicationEngine: ConnectionOwner {
         }
     }
 
-    /// A sharing message (join, leave, membership check): answered by the daemon's handler,
-    /// then membership is refreshed, as the message may have changed it, and the address a
-    /// guest gave is recorded if it is now a member.
+    /// A sharing message: a zone revoked by its owner is handled here; the others (join,
+    /// leave, membership check) are answered by the daemon's handler. Membership is then
+    /// refreshed, as the message may have changed it, and the address a guest gave is
+    /// recorded if it is now a member.
     func connection(_ connection: PeerConnection, sharing frame: Frame) -> [Frame] {
-        let replies = configuration.onSharingFrame(frame, connection.peer)
+        let replies: [Frame]
+        if frame.type == .zoneRevoked {
+            revoked(frame, by: connection.peer)
+            replies = []
+        } else {
+            replies = configuration.onSharingFrame(frame, connection.peer)
+        }
         IOThread.detach { [weak self] in
             self?.refreshMembership()
             self?.recordAddress(of: connection)

@@ -81,6 +81,9 @@ public enum SessionEvent: Sendable {
     case zonesChanged([SessionZone])
     /// A local transaction (a command, or changes applied from any peer) touched `zone`.
     case localCommit(zone: String)
+    /// The peer no longer takes part in `zone` (removed, or the share stopped): stop
+    /// replicating it and tell the peer, which purges its copy.
+    case revoke(zone: String, reason: String)
     /// Time passed; keepalive, timeouts and retries are checked.
     case tick
     /// Runs anti-entropy again: announces these clocks and sends anything the peer lacks.

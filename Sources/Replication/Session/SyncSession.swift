@@ -40,6 +40,8 @@ public struct SyncSession: Sendable {
     static let maxUnclaimedAnnouncements = 10_000
     /// Data the peer asked for that this side did not have yet.
     var waitingForData: Set<ContentHash> = []
+    /// Zones the peer no longer takes part in, with the reason it was told.
+    var revokedZones: [String: String] = [:]
     var keepalive: Keepalive
     var startedAt: ContinuousClock.Instant
     var now: ContinuousClock.Instant
@@ -120,6 +122,7 @@ public struct SyncSession: Sendable {
             try receive(frame)
         case .zonesChanged(let list): zonesChanged(list)
         case .localCommit(let zone): markDirty(zone)
+        case .revoke(let zone, let reason): revoke(zone, reason)
         case .tick: tick()
         case .resync(let list): resync(list)
         case .changesPrepared(let zone, let generation, let result):

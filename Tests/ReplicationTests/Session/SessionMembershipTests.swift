@@ -4,8 +4,9 @@ import Testing
 @testable import Replication
 
 /// The session's part in who replicates with whom: telling the peer where this side
-/// listens, and handing on what the peer says.
+/// listens, revoking a zone whose membership ended, and handing on what the peer says.
 @Suite struct SessionMembershipTests {
+    let zone = SessionProbe.zone
     let address = PeerAddress(host: "192.0.2.7", port: 7733)
 
     func frames(_ actions: [SessionAction]) -> [Frame] {
@@ -45,5 +46,28 @@ import Testing
         var probe = SessionProbe()
         probe.receive(Addresses([address]))
         #expect(probe.last.contains(.notify(.addressesAnnounced([address]))))
+    }
+
+    @Test func aRevokedZoneStopsReplicatingAndThePeerIsToldWhy() throws {
+        var probe = SessionProbe()
+        probe.receive(ZoneClocks([.init(zone: zone, clock: VectorClock())]))
+        probe.handle(.revoke(zone: zone, reason: "the owner removed you from this share"))
+        let notice = try ZoneNotice(frame: try #require(frames(probe.last).first))
+        #expect(
+            notice
+                == ZoneNotice(type: .zoneRevoked, zone: zone, reason: "the owner removed you from this share")
+        )
+        #expect(probe.session.remoteClocks[zone] == nil, "no longer replicated")
+        probe.handle(.localCommit(zone: zone))
+        #expect(probe.requests.isEmpty, "a commit in the zone sends nothing")
+        // The peer announces the zone again (it has not purged yet): told again.
+        probe.receive(ZoneClocks([.init(zone: zone, clock: VectorClock())]))
+        #expect(frames(probe.last).map(\.type) == [.zoneRevoked])
+    }
+
+    @Test func aZoneThePeerAnnouncesButThisSideDoesNotReplicateIsReportedForAMembershipCheck() {
+        var probe = SessionProbe()
+        probe.receive(ZoneClocks([.init(zone: "other", clock: VectorClock())]))
+        #expect(probe.last.contains(.notify(.unreplicatedZoneAnnounced("other"))))
     }
 }
