@@ -72,21 +72,23 @@ final class Daemon: Sendable {
         HistoryPublisher.publish(library, on: bus)
         self.library = LibraryHandle(library)
         listener = try PeerListener(address: settings.listen)
-        state = DaemonState(
+        let state = DaemonState(
             peerID: identity.peerID, pid: getpid(), listenAddress: listener.boundAddress, settings: settings,
             configFile: loader.configFile)
+        self.state = state
         control = try ControlServer(path: settings.controlSocket, logger: logger)
         let custodian = ShareCustodian(library: library, identity: identity, logger: logger)
         self.custodian = custodian
         do {
-            replication = try ReplicationHost(identity: identity, library: library, bus: bus, logger: logger)
-            {
-                event in
-                switch event {
-                case .disconnected, .changeSetApplied, .connected: custodian.kick()
-                default: break
-                }
-            }
+            replication = try ReplicationHost(
+                identity: identity, library: library, bus: bus, logger: logger,
+                advertised: { [state] in state.advertisePeerAddresses },
+                onEvent: { event in
+                    switch event {
+                    case .disconnected, .changeSetApplied, .connected: custodian.kick()
+                    default: break
+                    }
+                })
         } catch {
             throw .replication(reason: "\(error)")
         }

@@ -40,6 +40,11 @@ final class DaemonState: Sendable {
             configured: settings.advertise, bound: listenAddress, interfaces: wildcard ? interfaces() : [])
     }
 
+    /// The advertised addresses as replication tells them to peers (after every hello).
+    var advertisePeerAddresses: [PeerAddress] {
+        advertiseAddresses.map { PeerAddress(host: $0.host, port: $0.port) }
+    }
+
     var uptime: Duration { .now - startedAt }
 
     func update(settings: DaemonSettings) {

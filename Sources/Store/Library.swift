@@ -12,6 +12,10 @@ public final class Library: @unchecked Sendable {
     public let limits: StoreLimits
     /// The key share-URL tokens are derived from (`invite.key`, mode 0600).
     let inviteSecret: [UInt8]
+    /// What the start-up sweep removed: data, partial transfers and temp files no live photo
+    /// refers to (left by a crash between a delete and its clean-up, or by a delete that came
+    /// during a transfer).
+    public let sweptAtStart: BlobStore.SweepResult
 
     /// Opens (creating if needed) `private.sqlite`, `shared.sqlite` and the blob directories
     /// in `directory`.
@@ -34,9 +38,13 @@ public final class Library: @unchecked Sendable {
         // local write is stamped above what it overwrites; a stamp further ahead than the
         // limit is not followed.
         let limit = limits.aheadLimit(wall: clock.wall())
-        for store in stores {
+        for store in [privateStore, sharedStore] {
             if let highest = try store.highestClockEntry(upTo: limit) { clock.observe(highest) }
         }
+        let swept = try privateStore.sweepBlobs()
+        let sweptShared = try sharedStore.sweepBlobs()
+        sweptAtStart = BlobStore.SweepResult(
+            blobs: swept.blobs + sweptShared.blobs, temporaries: swept.temporaries + sweptShared.temporaries)
     }
 
     public var stores: [LibraryStore] { [privateStore, sharedStore] }

@@ -62,17 +62,31 @@ import Testing
         #expect(photo["pending"] == false)
     }
 
-    @Test func halfWrittenPhotoDataFromAnInterruptedRunIsRemovedAtStart() throws {
+    @Test func dataNoPhotoRefersToIsRemovedAtStartButPartialTransfersOfWantedDataStay() throws {
         let directory = try TestDirectory()
         let first = try DaemonProcess.startReady(in: directory)
         let kept = try first.addPhoto(try directory.write("a.jpg", bytes: randomBytes(100)))
+        let gone = try first.addPhoto(try directory.write("b.jpg", bytes: randomBytes(200)))
+        let goneHash = try #require(try first.json("photo", "show", gone)["sha256"]?.stringValue)
+        let keptHash = try #require(try first.json("photo", "show", kept)["sha256"]?.stringValue)
+        _ = try first.json("photo", "delete", gone)
         try first.stop()
-        let leftover = first.blobDirectory() + "/tmp/blob-Ab12Cd"
-        try Data(randomBytes(500)).write(to: URL(fileURLWithPath: leftover))
+        // What a crash can leave: a half-written import, the data of a photo whose delete was
+        // interrupted before its clean-up, a partial transfer of data nobody wants any more —
+        // and a partial transfer of wanted data, which must stay for the transfer to resume.
+        let blobs = first.blobDirectory()
+        try Data(randomBytes(500)).write(to: URL(fileURLWithPath: blobs + "/tmp/blob-Ab12Cd"))
+        try FileManager.default.createDirectory(
+            atPath: blobs + "/" + goneHash.prefix(2), withIntermediateDirectories: true)
+        try Data(randomBytes(200)).write(
+            to: URL(fileURLWithPath: blobs + "/\(goneHash.prefix(2))/\(goneHash)"))
+        try Data(randomBytes(10)).write(to: URL(fileURLWithPath: blobs + "/tmp/\(goneHash).partial"))
+        try Data(randomBytes(10)).write(to: URL(fileURLWithPath: blobs + "/tmp/\(keptHash).partial"))
         let second = try first.restart(label: "second")
         try second.waitForLog(
-            "<6>removed photo data an interrupted run left half-written files=1 store=private")
-        #expect(entries(of: second.blobDirectory() + "/tmp") == [])
+            "<6>removed photo data and temporary files that no photo refers to data=1 temporary=2")
+        #expect(entries(of: blobs + "/tmp") == ["\(keptHash).partial"])
+        #expect(!FileManager.default.fileExists(atPath: blobs + "/\(goneHash.prefix(2))/\(goneHash)"))
         #expect(try second.json("photo", "show", kept)["pending"] == false)
     }
 

@@ -81,6 +81,33 @@ import Testing
         #expect(try await join(url, as: guest) == .failure(.alreadyMember(zone: url.zone)))
     }
 
+    /// The owner removed the guest, and the guest's copy learnt it (the participant record
+    /// replicated) without being purged yet: invited again, the guest's accept goes on (it
+    /// failed with `already_member`), starting from an empty copy.
+    @Test func aCopyThatSaysThisPeerWasRemovedDoesNotBlockAcceptingAgain() async throws {
+        let owner = try Person()
+        let guest = try Person()
+        let url = try owner.share(publicPermission: .none)
+        let (store, peer) = (owner.library.privateStore, guest.identity.peerID)
+        try store.setParticipant(zone: url.zone, peer: peer, permission: .readOnly, status: .pending)
+        _ = try await join(url, as: guest).get()
+        try store.setParticipant(zone: url.zone, peer: peer, status: .removed)
+        for set in try store.changes(zone: url.zone, since: VectorClock(), batchSize: 10_000) {
+            _ = try guest.library.sharedStore.apply(set, from: owner.identity.peerID)
+        }
+        let copy = try #require(try guest.library.sharedStore.share(url.zone))
+        #expect(copy.participants.map(\.status) == [.removed])
+        #expect(try guest.library.sharedStore.photos(zone: url.zone).count == 1)
+
+        try store.setParticipant(zone: url.zone, peer: peer, status: .pending)
+        #expect(try await join(url, as: guest).get().zone == url.zone)
+        #expect(try guest.library.sharedStore.zones().map(\.id) == [url.zone])
+        #expect(try guest.library.sharedStore.photos(zone: url.zone).isEmpty, "the old copy was purged")
+        #expect(try store.participant(zone: url.zone, peer: peer)?.status == .accepted)
+        // A live copy still makes a second accept an error.
+        #expect(try await join(url, as: guest) == .failure(.alreadyMember(zone: url.zone)))
+    }
+
     @Test func aPublicShareAdmitsAnyoneAndAPrivateOneExplainsWhy() async throws {
         let owner = try Person()
         let guest = try Person()

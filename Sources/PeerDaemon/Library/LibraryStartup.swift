@@ -18,22 +18,12 @@ enum LibraryStartup {
         } catch {
             throw .library(directory: directory, reason: "\(error)")
         }
-        for store in library.stores {
-            let removed = removeStaleTemporaryFiles(in: store.blobs.root + "/tmp")
-            if removed > 0 {
-                logger.info(
-                    "removed photo data an interrupted run left half-written",
-                    ["store": store.kind.rawValue, "files": "\(removed)"])
-            }
+        let swept = library.sweptAtStart
+        if swept.blobs + swept.temporaries > 0 {
+            logger.info(
+                "removed photo data and temporary files that no photo refers to",
+                ["data": "\(swept.blobs)", "temporary": "\(swept.temporaries)"])
         }
         return library
-    }
-
-    /// Deletes every file in a blob store's `tmp/`: nothing there is ever visible (a blob
-    /// appears only by renaming out of it), and the state directory lock guarantees that no
-    /// other daemon is writing there now. Returns how many files went.
-    static func removeStaleTemporaryFiles(in directory: String) -> Int {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
-        return names.filter { unlink(directory + "/" + $0) == 0 }.count
     }
 }

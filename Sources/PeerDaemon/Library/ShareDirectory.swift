@@ -62,8 +62,15 @@ struct ShareDirectory: Sendable {
         ]
     }
 
+    /// The shares `share list` shows: every one but those this peer owned and stopped (as
+    /// the sample deletes them; the store keeps the stopped record so that the share's URL
+    /// is refused with a clear reason and its participants are told to purge).
     func all() throws -> [ShareInfo] {
-        try library.stores.flatMap { try $0.shares() }
+        try library.stores.flatMap { try $0.shares() }.filter(isListed)
+    }
+
+    func isListed(_ share: ShareInfo) -> Bool {
+        !(share.stopped && share.owner == library.localPeer.description)
     }
 
     func json(_ share: ShareInfo) throws -> JSON {

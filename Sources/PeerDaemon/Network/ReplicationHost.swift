@@ -4,7 +4,7 @@ import Replication
 import Store
 
 /// Hosts the replication engine in the daemon: builds it from the identity and library,
-/// feeds it the peer listener's connections and the owners' addresses, answers sharing
+/// feeds it the peer listener's connections and the advertised address, answers sharing
 /// messages, and turns its events into `watch` events and log lines.
 final class ReplicationHost: Sendable {
     let engine: ReplicationEngine
@@ -12,9 +12,11 @@ final class ReplicationHost: Sendable {
 
     init(
         identity: PeerIdentity, library: Library, bus: EventBus, logger: Logger,
+        advertised: @escaping @Sendable () -> [PeerAddress],
         onEvent: @escaping @Sendable (ReplicationEvent) -> Void = { _ in }
     ) throws {
         var configuration = ReplicationConfiguration()
+        configuration.advertisedAddresses = advertised
         // Anyone may come with a share URL: TLS lets every peer in, the session then keeps
         // members, answers guests (join, leave, check) and drops everyone else.
         configuration.extraAdmission = { _ in true }
@@ -39,22 +41,11 @@ final class ReplicationHost: Sendable {
         engine = ReplicationEngine(
             library: library, identity: identity, configuration: configuration, logger: replicationLogger)
         try engine.start()
-        refreshAddresses()
     }
 
-    /// Tells the engine where the owners of the shares this peer takes part in listen.
-    func refreshAddresses() {
-        for zone in (try? library.sharedStore.zoneOwners()) ?? [] {
-            guard let owner = try? PeerID(parsing: zone.owner), let text = zone.address,
-                let address = PeerAddress(parsing: text)
-            else { continue }
-            engine.setAddress(address, for: owner)
-        }
-    }
-
-    /// After a membership change made outside a commit the engine sees (accept, purge).
+    /// After a membership change made outside a commit the engine sees (accept, purge): the
+    /// engine re-reads membership and the members' addresses (owners' from the share URLs).
     func membershipChanged() {
-        refreshAddresses()
         engine.refreshMembership()
     }
 

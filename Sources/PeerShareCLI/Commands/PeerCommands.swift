@@ -22,8 +22,7 @@ enum PeerCommands {
                     name: "--timeout", placeholder: "SECONDS", key: "timeout", kind: .integer,
                     help: "how long --wait waits (default 60)"),
             ],
-            request: "sync", mode: .call(format: { $0["in_sync"] == true ? "in sync" : "sync started" }),
-            daemonWait: ("timeout", 60)),
+            request: "sync", mode: .call(format: syncResult), daemonWait: ("timeout", 60)),
         CommandSpec(
             path: ["pause"], summary: "pause replication with all peers or one (local commands keep working)",
             arguments: [peerArgument], request: "pause",
@@ -39,6 +38,16 @@ enum PeerCommands {
                     ? "resumed all peers" : "resumed \(Formatting.text(result["peer_id"]))"
             })),
     ]
+
+    /// "in sync", naming the members that could not be reached (and were not waited for).
+    private static func syncResult(_ result: JSON) -> String {
+        guard result["in_sync"] == true else { return "sync started" }
+        let unreachable = (result["unreachable"]?.arrayValue ?? []).map { member in
+            "\(Formatting.text(member["peer_id"]).prefix(15)) (\(Formatting.text(member["reason"])))"
+        }
+        guard !unreachable.isEmpty else { return "in sync" }
+        return "in sync with every reachable peer; unreachable: " + unreachable.joined(separator: ", ")
+    }
 
     /// Milliseconds since 1970 as "12s ago", or "never".
     private static func ago(_ milliseconds: Int?) -> String {

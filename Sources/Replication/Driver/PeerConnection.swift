@@ -55,8 +55,8 @@ final class PeerConnection: @unchecked Sendable {
 
     init(
         id: Int, tls: TLSConnection, dialedByLocal: Bool, library: Library, zones: [SessionZone],
-        configuration: ReplicationConfiguration, claims: DataClaims, committer: DataCommitter,
-        owner: any ConnectionOwner,
+        configuration: ReplicationConfiguration, advertised: [PeerAddress], claims: DataClaims,
+        committer: DataCommitter, owner: any ConnectionOwner,
         logger: ReplicationLogger
     ) {
         self.id = id
@@ -71,7 +71,7 @@ final class PeerConnection: @unchecked Sendable {
         self.inbox = inbox
         session = SyncSession(
             localPeer: library.localPeer, remotePeer: tls.remotePeerID, zones: zones,
-            configuration: configuration.session, now: .now)
+            configuration: configuration.session, advertised: advertised, now: .now)
         effects = StoreEffects(
             library: library, remotePeer: tls.remotePeerID, claims: claims,
             publish: { committer.submit($0, then: $1) }, deliver: { inbox.post($0) },
@@ -192,9 +192,14 @@ final class PeerConnection: @unchecked Sendable {
     }
 
     private func handle(_ event: SessionEvent) {
-        if case .zonesChanged(let list) = event {
+        switch event {
+        case .zonesChanged(let list):
             effects.zones = Dictionary(list.map { ($0.zone, $0) }, uniquingKeysWith: { first, _ in first })
             status.withLock { $0.zones = Set(list.map(\.zone)) }
+        case .revoke(let zone, _):
+            effects.zones[zone] = nil
+            _ = status.withLock { $0.zones.remove(zone) }
+        default: break
         }
         run(session.handle(event, now: .now))
         publish()
@@ -326,4 +331,6 @@ struct ConnectionStatus: Sendable {
     var pendingData = 0
     var remoteClocks: [String: VectorClock?] = [:]
     var ended = false
+    /// Where the peer said it listens (its addresses message), if it did.
+    var announcedAddresses: [PeerAddress] = []
 }

@@ -48,12 +48,14 @@ extension StoreEffects {
             claims.release(hash, in: store)
             return [.dataFinished(hash, .failed("\(error)"))]
         }
-        let (onDataStored, deliver) = (self.onDataStored, self.deliver)
+        let (onDataStored, deliver, library) = (self.onDataStored, self.deliver, self.library)
         publish(partial.blob) { failure in
             claims.release(hash, in: store)
             if let failure {
                 deliver(.dataFinished(hash, .failed("\(failure)")))
             } else {
+                // The photo may have been deleted while its data was in transfer.
+                try? library.store(store).collectBlob(hash.hex)
                 onDataStored(store, hash)
                 deliver(.dataFinished(hash, .stored))
             }

@@ -18,6 +18,10 @@ struct EngineState: Sendable {
     /// Changes made here that a peer refused (and that were undone), not reported yet.
     var refusedChanges: [RefusedChange] = []
     static let maxRefusedChanges = 1_000
+    /// Bumped by every resume and `sync`: what `sync --wait` counts from. A peer is reached
+    /// in a round by a connection; it is unreachable in a round when a dial started in that
+    /// round failed and no connection followed.
+    var syncRound = 0
 
     func isPaused(_ peer: PeerID) -> Bool { pausedAll || pausedPeers.contains(peer) }
 
@@ -49,6 +53,11 @@ struct PeerRecord: Sendable {
     var dialing = false
     /// Failed attempts since the last connection that worked.
     var attempt = 0
+    /// The sync round in which the dial under way (or the last one) started.
+    var dialRound: Int?
+    /// The sync round in which a dial failed with no connection since: the peer does not
+    /// hold up `sync --wait` in that round.
+    var unreachableRound: Int?
     /// Not before this instant; nil means now.
     var nextDial: ContinuousClock.Instant?
     /// Bytes of connections that have ended.
@@ -78,4 +87,22 @@ public struct PeerStatus: Sendable, Equatable {
     public let pendingData: Int
     /// Why the last connection or dial ended, if it failed.
     public let lastError: String?
+}
+
+/// Whether every zone is in sync with every member that can be reached, as `sync --wait`
+/// reports it.
+public struct SyncStatus: Sendable, Equatable {
+    /// True when every member reached agrees (photo data included) and every other member
+    /// this side dials failed to answer a dial made since the last resume or `sync`.
+    public let inSync: Bool
+    /// Members not in sync yet, or not dialed yet in this round.
+    public let behind: [PeerID]
+    /// Members whose every dial since the last resume or `sync` failed, with why.
+    public let unreachable: [Unreachable]
+
+    /// A member that could not be reached.
+    public struct Unreachable: Sendable, Equatable {
+        public let peer: PeerID
+        public let reason: String
+    }
 }

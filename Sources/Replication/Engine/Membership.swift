@@ -3,9 +3,10 @@ import Store
 /// Who this library replicates what with, read from its two stores.
 ///
 /// On the owner side, a private-store share zone is replicated with each participant whose
-/// status is `accepted`; on the participant side, a shared-store zone with its owner. A
-/// peer is admitted to connect when it is a member of any zone (a `pending` participant
-/// too: it connects to accept its invitation). Owners of shared-store zones are dialed.
+/// status is `accepted`, until the share is stopped; on the participant side, a shared-store
+/// zone with its owner. A peer is admitted to connect when it is a member of any zone (a
+/// `pending` participant too: it connects to accept its invitation). Owners of shared-store
+/// zones are dialed, and so are participants whose address is known.
 public struct Membership: Sendable, Equatable {
     /// A zone replicated with one peer.
     public struct Zone: Hashable, Sendable {
@@ -25,7 +26,8 @@ public struct Membership: Sendable, Equatable {
     public static func load(from library: Library) throws -> Membership {
         var membership = Membership()
         let local = library.localPeer
-        for share in try library.privateStore.shares() where share.zone != LibraryStore.defaultZone {
+        for share in try library.privateStore.shares()
+        where share.zone != LibraryStore.defaultZone && !share.stopped {
             for participant in share.participants {
                 guard let peer = try? PeerID(parsing: participant.peer), peer != local else { continue }
                 switch participant.status {

@@ -23,6 +23,10 @@ public struct ReplicationConfiguration: Sendable {
     public var membershipRefreshInterval: Duration = .seconds(30)
     /// How long `stop()` lets connections say goodbye before cutting them.
     public var stopGrace: Duration = .seconds(2)
+    /// Where this peer listens for others, best first: told to every peer after the hello so
+    /// that members can dial it. Empty: the address the engine listens on itself, if any.
+    /// Asked once per connection, so a reloaded setting applies to the next connections.
+    public var advertisedAddresses: @Sendable () -> [PeerAddress] = { [] }
     /// Peers admitted besides zone members (the sharing engine's invitation holders).
     public var extraAdmission: @Sendable (PeerID) -> Bool = { _ in false }
     /// Answers sharing messages (join requests, leave notices, membership checks) from any

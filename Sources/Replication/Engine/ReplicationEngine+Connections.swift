@@ -53,15 +53,38 @@ extension ReplicationEngine: ConnectionOwner {
             var record = state.records[peer, default: PeerRecord()]
             record.dialing = false
             record.attempt += 1
-            let delay = backoff.delay(attempt: record.attempt, unit: unit)
-            record.nextDial = .now + delay
             record.lastError = reason
+            let delay = attemptFailed(&record, of: peer, round: state.syncRound, unit: unit)
             state.records[peer] = record
             return delay
         }
         logger.log(.info, "cannot reach the peer (\(reason)); next attempt in \(delay)", peer: peer)
         emit(.dialFailed(peer, reason: reason))
         wakeLoop()
+    }
+
+    /// Schedules the next dial after a failed one. A dial of the current sync round makes the
+    /// peer unreachable for that round; one started before the round began is followed at
+    /// once by a dial of the new round (which `sync --wait` is waiting for).
+    func attemptFailed(_ record: inout PeerRecord, of peer: PeerID, round: Int, unit: Double) -> Duration {
+        guard record.dialRound == round else {
+            record.nextDial = nil
+            return .zero
+        }
+        record.unreachableRound = round
+        let delay = redialDelay(attempt: record.attempt, unit: unit, to: peer)
+        record.nextDial = .now + delay
+        return delay
+    }
+
+    /// The backoff delay before redialing `peer`. When both sides dial each other, the
+    /// connection dialed by the smaller peer ID is the one kept (`ConnectionTieBreak`): the
+    /// larger side waits one base delay more, so that after a lost connection the smaller
+    /// side's dial usually arrives first and no duplicate is made only to be closed (taking
+    /// whatever it had started, a photo transfer say, with it).
+    func redialDelay(attempt: Int, unit: Double, to peer: PeerID) -> Duration {
+        let delay = backoff.delay(attempt: attempt, unit: unit)
+        return peer < localPeer ? delay + configuration.reconnectBase : delay
     }
 
     /// Starts the session of an authenticated connection.
@@ -79,7 +102,8 @@ extension ReplicationEngine: ConnectionOwner {
         }
         let connection = PeerConnection(
             id: id, tls: tls, dialedByLocal: tls.isClient, library: library, zones: zones,
-            configuration: configuration, claims: claims, committer: committer, owner: self,
+            configuration: configuration, advertised: advertisedAddresses(), claims: claims,
+            committer: committer, owner: self,
             logger: logger)
         let accepted = state.withLock { state -> Bool in
             guard state.running else { return false }
@@ -133,6 +157,7 @@ extension ReplicationEngine: ConnectionOwner {
             record.current = connection
             record.connectedSince = HybridLogicalClock.wallMilliseconds()
             record.lastError = nil
+            record.unreachableRound = nil
             return (nil, replaced)
         }
         if let refusal = decision.refusal {
@@ -165,19 +190,20 @@ extension ReplicationEngine: ConnectionOwner {
             if let lastSeen { record.lastSeen = max(record.lastSeen ?? 0, lastSeen) }
             if connection.dialedByLocal { record.dialing = false }
             let wasCurrent = record.current === connection
+            if reason != .transport(nil) { record.lastError = reason.description }
             if wasCurrent {
                 record.current = nil
                 record.connectedSince = nil
                 record.attempt = worked ? 1 : record.attempt + 1
+                record.nextDial = .now + redialDelay(attempt: record.attempt, unit: unit, to: peer)
             } else if connection.dialedByLocal && record.current == nil {
                 // A dialed connection that never became the one in use (refused, or cut
                 // before its hello): back off before the next attempt.
                 record.attempt += 1
+                _ = attemptFailed(&record, of: peer, round: state.syncRound, unit: unit)
             } else {
                 return false
             }
-            if reason != .transport(nil) { record.lastError = reason.description }
-            record.nextDial = .now + backoff.delay(attempt: record.attempt, unit: unit)
             return wasCurrent
         }
         if wasCurrent { emit(.disconnected(peer, reason: reason.description)) }
@@ -188,7 +214,15 @@ extension ReplicationEngine: ConnectionOwner {
         let peer = connection.peer
         switch notice {
         case .synchronising:
-            state.withLock { $0.records[peer]?.attempt = 0 }
+            state.withLock { state in
+                state.records[peer]?.attempt = 0
+                state.records[peer]?.unreachableRound = nil
+            }
+        case .addressesAnnounced(let addresses):
+            connection.status.withLock { $0.announcedAddresses = addresses }
+            recordAddress(of: connection)
+        case .unreplicatedZoneAnnounced(let zone):
+            revokeIfEnded(zone, on: connection)
         case .changeSetApplied(let zone, let refused):
             emit(.changeSetApplied(peer, zone: zone, refused: refused))
         case .changesRefused(let zone, let refusals):
@@ -213,12 +247,30 @@ extension ReplicationEngine: ConnectionOwner {
         }
     }
 
-    /// A sharing message (join, leave, membership check): answered by the daemon's handler,
-    /// then membership is refreshed, as the message may have changed it.
+    /// A sharing message: a zone revoked by its owner is handled here; the others (join,
+    /// leave, membership check) are answered by the daemon's handler. Membership is then
+    /// refreshed, as the message may have changed it, and the address a guest gave is
+    /// recorded if it is now a member.
     func connection(_ connection: PeerConnection, sharing frame: Frame) -> [Frame] {
-        let replies = configuration.onSharingFrame(frame, connection.peer)
-        IOThread.detach { [weak self] in self?.refreshMembership() }
+        let replies: [Frame]
+        if frame.type == .zoneRevoked {
+            revoked(frame, by: connection.peer)
+            replies = []
+        } else {
+            replies = configuration.onSharingFrame(frame, connection.peer)
+        }
+        IOThread.detach { [weak self] in
+            self?.refreshMembership()
+            self?.recordAddress(of: connection)
+        }
         return replies
+    }
+
+    /// A transfer of contended data ended without storing it: connections that found it
+    /// busy ask for it now.
+    func claimReleased(_ hash: ContentHash) {
+        let connections = state.withLock { Array($0.connections.values) }
+        for connection in connections { connection.post(.dataClaimReleased(hash)) }
     }
 
     /// Photo data reached a store: every connection stops wanting it, and peers that asked

@@ -61,6 +61,7 @@ extension ReplicationEngine {
                     let address = state.addresses[peer], (record.nextDial ?? now) <= now
                 else { continue }
                 record.dialing = true
+                record.dialRound = state.syncRound
                 state.records[peer] = record
                 due.append((peer, address))
             }
@@ -72,7 +73,10 @@ extension ReplicationEngine {
         }
     }
 
-    /// Reads membership from the stores and brings open connections in line with it.
+    /// Reads membership (and members' addresses) from the stores and brings open
+    /// connections in line with it. A participant whose membership of a zone this peer owns
+    /// ended is told on its connection (`zoneRevoked`), so that it purges its copy even
+    /// while it stays connected for other zones.
     func applyMembership() {
         let membership: Membership
         do {
@@ -81,22 +85,31 @@ extension ReplicationEngine {
             logger.log(.error, "cannot read share membership: \(error)")
             return
         }
-        let (connections, changed) = state.withLock { state -> ([PeerConnection], Bool) in
-            let changed = state.membership != membership
+        loadAddresses()
+        let (connections, previous) = state.withLock { state -> ([PeerConnection], Membership) in
+            let previous = state.membership
             state.membership = membership
-            return (state.current, changed)
+            return (state.current, previous)
         }
-        guard changed else { return }
+        guard previous != membership else { return }
         for connection in connections {
             let peer = connection.peer
+            let kept = Set(membership.zones(with: peer).map(\.zone))
+            let ended = previous.zones(with: peer).filter { $0.localIsOwner && !kept.contains($0.zone) }
+            let revoked = ended.filter { revokeIfEnded($0.zone, on: connection) }
             // Peers admitted only at TLS (`extraAdmission`) come as guests, which are not in
             // `state.current`: a replication connection needs membership.
             guard membership.admitted.contains(peer) else {
-                connection.close(.notMember, "no longer a member of any zone shared here")
+                let reason = "no longer a member of any zone shared here"
+                // After the revocations, not before them (`close` skips what is queued).
+                if revoked.isEmpty {
+                    connection.close(.notMember, reason)
+                } else {
+                    connection.post(.closeRequested(.notMember, reason))
+                }
                 continue
             }
-            let zones = membership.zones(with: peer)
-            if Set(zones.map(\.zone)) != connection.status.withLock({ $0.zones }) {
+            if kept != connection.status.withLock({ $0.zones }) {
                 connection.post(.zonesChanged(sessionZones(for: peer)))
             }
         }

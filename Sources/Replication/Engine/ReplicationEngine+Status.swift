@@ -41,22 +41,36 @@ extension ReplicationEngine {
             lastError: record.lastError)
     }
 
-    /// True when every peer this side dials is connected (unless paused), and every
-    /// connection is idle with both sides holding the same clock for every shared zone.
-    public func isInSync() -> Bool {
-        let (targets, records, membership) = state.withLock { state in
+    /// Whether every member that can be reached has been reached and agrees: every peer this
+    /// side dials (unless paused) is connected, or a dial of it made since the last resume,
+    /// restart or `sync` failed (then it is listed as unreachable instead); and every
+    /// connection is idle with both sides holding the same clock of every shared zone and no
+    /// photo data left to fetch.
+    public func syncStatus() -> SyncStatus {
+        let (targets, records, membership, round) = state.withLock { state in
             (
                 state.dialTargets.filter { !state.isPaused($0) && state.addresses[$0] != nil }, state.records,
-                state.membership
+                state.membership, state.syncRound
             )
         }
-        for peer in targets where records[peer]?.current == nil { return false }
+        var behind: Set<PeerID> = []
+        var unreachable: [SyncStatus.Unreachable] = []
+        for peer in targets.sorted() where records[peer]?.current == nil {
+            if let record = records[peer], record.unreachableRound == round {
+                unreachable.append(.init(peer: peer, reason: record.lastError ?? "it cannot be reached"))
+            } else {
+                behind.insert(peer)
+            }
+        }
         for (peer, record) in records {
             guard let connection = record.current else { continue }
-            guard inSync(connection, zones: membership.zones(with: peer).map(\.zone)) else { return false }
+            if !inSync(connection, zones: membership.zones(with: peer).map(\.zone)) { behind.insert(peer) }
         }
-        return true
+        return SyncStatus(inSync: behind.isEmpty, behind: behind.sorted(), unreachable: unreachable)
     }
+
+    /// `syncStatus().inSync`.
+    public func isInSync() -> Bool { syncStatus().inSync }
 
     private func inSync(_ connection: PeerConnection, zones: [String]) -> Bool {
         let status = connection.status.withLock { $0 }
@@ -81,15 +95,22 @@ extension ReplicationEngine {
         }
     }
 
-    /// Waits until `isInSync()` holds; false when `timeout` passes first. The checks read
-    /// the stores, so they run on an I/O thread, not on the concurrency pool.
-    public func waitUntilInSync(timeout: Duration) async -> Bool {
+    /// Waits until `syncStatus()` says in sync, and returns it; when `timeout` passes first,
+    /// returns the last status (not in sync). The checks read the stores, so they run on an
+    /// I/O thread, not on the concurrency pool.
+    public func waitForSync(timeout: Duration) async -> SyncStatus {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let inSync = (try? await IOThread.run { [self] in isInSync() }) ?? false
-            if inSync { return true }
-            if ContinuousClock.now >= deadline { return false }
+            let status =
+                (try? await IOThread.run { [self] in syncStatus() })
+                ?? SyncStatus(inSync: false, behind: [], unreachable: [])
+            if status.inSync || ContinuousClock.now >= deadline { return status }
             try? await Task.sleep(for: .milliseconds(10))
         }
+    }
+
+    /// Waits until in sync; false when `timeout` passes first.
+    public func waitUntilInSync(timeout: Duration) async -> Bool {
+        await waitForSync(timeout: timeout).inSync
     }
 }

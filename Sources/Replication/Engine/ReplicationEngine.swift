@@ -37,6 +37,7 @@ public final class ReplicationEngine: @unchecked Sendable {
         backoff = Backoff(
             base: configuration.reconnectBase, maximum: configuration.reconnectMax,
             jitter: configuration.reconnectJitter)
+        claims.onRelease { [weak self] hash in self?.claimReleased(hash) }
     }
 
     /// Reads membership, starts following the stores' commits and starts the dialer.
@@ -50,6 +51,7 @@ public final class ReplicationEngine: @unchecked Sendable {
             return true
         }
         guard begins else { return }
+        loadAddresses()
         for store in library.stores {
             store.observe { [weak self] entry in self?.committed(entry) }
         }
@@ -135,6 +137,7 @@ public final class ReplicationEngine: @unchecked Sendable {
                 state.records[key]!.attempt = 0
                 state.records[key]!.nextDial = nil
             }
+            state.syncRound += 1
         }
         logger.log(
             .notice, peer.map { "replication resumed with \($0.short)" } ?? "replication resumed", peer: peer)
@@ -149,9 +152,11 @@ public final class ReplicationEngine: @unchecked Sendable {
     }
 
     /// Syncs now: redials unreachable peers without waiting for their backoff, and runs
-    /// anti-entropy again on every open connection.
+    /// anti-entropy again on every open connection. Starts a new sync round: a peer that
+    /// could not be reached before is waited for until a dial made now fails too.
     public func syncNow() {
         let connections = state.withLock { state -> [PeerConnection] in
+            state.syncRound += 1
             for key in state.records.keys { state.records[key]!.nextDial = nil }
             return state.current
         }
@@ -160,4 +165,12 @@ public final class ReplicationEngine: @unchecked Sendable {
     }
 
     func emit(_ event: ReplicationEvent) { configuration.onEvent(event) }
+
+    /// Where this peer tells others it listens: the configured addresses, else its own
+    /// listener's.
+    func advertisedAddresses() -> [PeerAddress] {
+        let configured = configuration.advertisedAddresses()
+        if !configured.isEmpty { return configured }
+        return setup.withLock { $0.listener }.map { [PeerAddress(host: $0.host, port: $0.port)] } ?? []
+    }
 }

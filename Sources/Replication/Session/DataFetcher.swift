@@ -4,7 +4,9 @@
 /// At most `window` requests of `chunkSize` bytes are outstanding at once, so a transfer
 /// needs the same memory for a photo of 1 MB or 1 GB. A transfer starts from whatever an
 /// interrupted one left in the partial file. Data the peer lacks is set aside and asked for
-/// again when the peer says it arrived, or after the retry interval.
+/// again when the peer says it arrived, or after the retry interval; data another
+/// connection is fetching ("busy") is set aside until that transfer ends: stored (then it
+/// is no longer wanted) or given up (then it is asked for here at once).
 struct DataFetcher: Sendable {
     private struct Fetch: Sendable {
         enum Phase: Sendable {
@@ -35,6 +37,8 @@ struct DataFetcher: Sendable {
     private var order: [ContentHash] = []
     private var outstanding: [Outstanding] = []
     private var deferred: [ContentHash: DataItem] = [:]
+    /// Set aside because another connection held the data's claim.
+    private var busy: Set<ContentHash> = []
     private var failed: Set<ContentHash> = []
     private var nextID = 0
     private var nextRetry: ContinuousClock.Instant?
@@ -126,6 +130,7 @@ struct DataFetcher: Sendable {
         case .busy:
             remove(hash)
             setAside(fetch.item)
+            busy.insert(hash)
         case .failed(let reason):
             remove(hash)
             setAside(fetch.item)
@@ -180,7 +185,12 @@ struct DataFetcher: Sendable {
             setAside(fetch.item)
             out.log(.debug, "photo data \(error.hash.short) is not at the peer yet; waiting for it")
         case .unknown:
-            fail(fetch.item, discard: false, retry: false, reason, &out)
+            // Expected when asking a peer that lacks the photo (a participant asked on
+            // connection): other peers are asked, not this one again.
+            remove(error.hash)
+            out.append(.closePartial(error.hash, discard: false))
+            failed.insert(error.hash)
+            out.log(.info, "the peer has no photo data \(error.hash.short) to give: \(error.message)")
         case .badRange:
             fail(fetch.item, discard: true, retry: false, reason, &out)
         default:
@@ -225,6 +235,15 @@ struct DataFetcher: Sendable {
     /// The peer now has data it lacked: ask again.
     mutating func available(_ hash: ContentHash, _ out: inout SessionOutput) {
         guard let item = deferred.removeValue(forKey: hash) else { return }
+        busy.remove(hash)
+        queue.append(item)
+        pump(&out)
+    }
+
+    /// Another connection gave up fetching `hash`: if it was set aside here as busy, ask now
+    /// rather than at the retry interval.
+    mutating func released(_ hash: ContentHash, _ out: inout SessionOutput) {
+        guard busy.remove(hash) != nil, let item = deferred.removeValue(forKey: hash) else { return }
         queue.append(item)
         pump(&out)
     }
@@ -235,6 +254,7 @@ struct DataFetcher: Sendable {
         guard active[hash] == nil, known.contains(hash) else { return }
         queue.removeAll { $0.hash == hash }
         deferred[hash] = nil
+        busy.remove(hash)
         known.remove(hash)
     }
 
@@ -252,6 +272,7 @@ struct DataFetcher: Sendable {
         nextRetry = nil
         queue.append(contentsOf: deferred.values.sorted { $0.hash < $1.hash })
         deferred = [:]
+        busy = []
         pump(&out)
     }
 

@@ -49,6 +49,11 @@ public enum SessionNotice: Equatable, Sendable {
     case dataFetchFailed(ContentHash, String)
     /// `count` bytes of photo data were sent to the peer.
     case dataServed(ContentHash, count: Int)
+    /// The peer said where it listens (its advertised addresses, best first).
+    case addressesAnnounced([PeerAddress])
+    /// The peer announced a zone this side does not replicate with it: the owner checks
+    /// whether the peer's membership ended, and revokes the zone if so.
+    case unreplicatedZoneAnnounced(String)
 }
 
 /// Severity of a session log line (journald priorities, coarsely).

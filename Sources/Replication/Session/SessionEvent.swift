@@ -81,6 +81,9 @@ public enum SessionEvent: Sendable {
     case zonesChanged([SessionZone])
     /// A local transaction (a command, or changes applied from any peer) touched `zone`.
     case localCommit(zone: String)
+    /// The peer no longer takes part in `zone` (removed, or the share stopped): stop
+    /// replicating it and tell the peer, which purges its copy.
+    case revoke(zone: String, reason: String)
     /// Time passed; keepalive, timeouts and retries are checked.
     case tick
     /// Runs anti-entropy again: announces these clocks and sends anything the peer lacks.
@@ -100,6 +103,9 @@ public enum SessionEvent: Sendable {
     case dataRead(DataRequest, DataReadResult)
     /// Data arrived in the local store (from any connection).
     case dataArrived(ContentHash)
+    /// A transfer of this data (on any connection) ended without storing it: a fetch that
+    /// found it busy may start now.
+    case dataClaimReleased(ContentHash)
     /// This side wants the connection closed.
     case closeRequested(CloseCode, String)
     /// The connection ended (nil: cleanly) or broke.

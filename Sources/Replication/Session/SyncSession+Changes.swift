@@ -22,6 +22,7 @@ extension SyncSession {
         }
         var added: [SessionZone] = []
         for (zone, info) in wanted.sorted(by: { $0.key < $1.key }) where zones[zone] == nil {
+            revokedZones[zone] = nil
             var replication = ZoneReplication(info: info, batchSize: configuration.changeBatchSize)
             // The peer may have announced the zone before this side started replicating it.
             if let clock = unclaimedAnnouncements.removeValue(forKey: zone) {
@@ -46,8 +47,16 @@ extension SyncSession {
             guard var zone = zones[entry.zone] else {
                 // Kept for when membership catches up here (both sides learn of a new share
                 // at about the same time); bounded, since the peer chooses what it announces.
-                if unclaimedAnnouncements.count < SyncSession.maxUnclaimedAnnouncements {
+                if unclaimedAnnouncements.count < SyncSession.maxUnclaimedAnnouncements
+                    || unclaimedAnnouncements[entry.zone] != nil
+                {
                     unclaimedAnnouncements[entry.zone] = entry.clock
+                    // Or the peer holds a copy it should no longer have: the owner says so.
+                    if revokedZones[entry.zone] != nil {
+                        revoke(entry.zone, nil)
+                    } else {
+                        out.notify(.unreplicatedZoneAnnounced(entry.zone))
+                    }
                 }
                 out.log(
                     .debug,
@@ -61,6 +70,19 @@ extension SyncSession {
             outbox.dropWaiting(zone: entry.zone)
             maybePrepare(entry.zone)
         }
+    }
+
+    /// Stops replicating `zone` with the peer and tells it why (`zoneRevoked`): it purges its
+    /// copy. `reason` nil repeats the reason given before (the peer announced the zone again).
+    mutating func revoke(_ id: String, _ reason: String?) {
+        if zones.removeValue(forKey: id) != nil {
+            outbox.dropWaiting(zone: id)
+            out.log(.info, "stopped replicating zone \(id) with this peer: its membership ended")
+        }
+        unclaimedAnnouncements[id] = nil
+        if let reason { revokedZones[id] = reason }
+        guard state == .active, let text = revokedZones[id] else { return }
+        out.send(ZoneNotice(type: .zoneRevoked, zone: id, reason: text).frame)
     }
 
     mutating func resync(_ list: [SessionZone]) {

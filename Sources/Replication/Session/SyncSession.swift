@@ -22,6 +22,8 @@ public struct SyncSession: Sendable {
     /// The peer TLS authenticated; its hello must name the same one.
     public let remotePeer: PeerID
     public let configuration: SessionConfiguration
+    /// Where this side listens, told to the peer after the hello (`Capabilities.addresses`).
+    public let advertised: [PeerAddress]
     public private(set) var state: State = .idle
     public private(set) var agreement: VersionAgreement?
     /// True once the peer's zone clocks have arrived.
@@ -38,22 +40,27 @@ public struct SyncSession: Sendable {
     static let maxUnclaimedAnnouncements = 10_000
     /// Refusal notices from the peer whose undo is under way.
     var pendingUndos = 0
-    /// The optional features this build announces.
-    static let capabilities: Capabilities = [.refusalNotices]
     /// Data the peer asked for that this side did not have yet.
     var waitingForData: Set<ContentHash> = []
+    /// Zones the peer no longer takes part in, with the reason it was told.
+    var revokedZones: [String: String] = [:]
     var keepalive: Keepalive
     var startedAt: ContinuousClock.Instant
     var now: ContinuousClock.Instant
     var out = SessionOutput()
 
+    /// The optional features this build announces in its hello.
+    public static let capabilities: Capabilities = [.addresses, .refusalNotices]
+
     public init(
         localPeer: PeerID, remotePeer: PeerID, zones: [SessionZone],
-        configuration: SessionConfiguration = SessionConfiguration(), now: ContinuousClock.Instant
+        configuration: SessionConfiguration = SessionConfiguration(), advertised: [PeerAddress] = [],
+        now: ContinuousClock.Instant
     ) {
         self.localPeer = localPeer
         self.remotePeer = remotePeer
         self.configuration = configuration
+        self.advertised = Array(advertised.prefix(configuration.limits.maxAddresses))
         decoder = FrameDecoder(maximumFrameSize: configuration.maximumFrameSize)
         fetcher = DataFetcher(configuration: configuration)
         keepalive = Keepalive(
@@ -117,6 +124,7 @@ public struct SyncSession: Sendable {
             try receive(frame)
         case .zonesChanged(let list): zonesChanged(list)
         case .localCommit(let zone): markDirty(zone)
+        case .revoke(let zone, let reason): revoke(zone, reason)
         case .tick: tick()
         case .resync(let list): resync(list)
         case .changesPrepared(let zone, let generation, let result):
@@ -131,6 +139,7 @@ public struct SyncSession: Sendable {
         case .dataFinished(let hash, let completion): fetcher.finished(hash, completion, &out)
         case .dataRead(let request, let result): dataRead(request, result)
         case .dataArrived(let hash): dataArrived(hash)
+        case .dataClaimReleased(let hash): fetcher.released(hash, &out)
         case .closeRequested(let code, let reason): close(.local(code, reason), code: code)
         case .transportEnded(let reason): close(.transport(reason), code: nil)
         }
@@ -176,6 +185,9 @@ public struct SyncSession: Sendable {
             self.agreement = agreement
             state = .active
             out.append(.established(agreement))
+            if agreement.capabilities.contains(.addresses), !advertised.isEmpty {
+                out.send(Addresses(advertised))
+            }
             announce(zones.values.map(\.info), evenIfEmpty: true)
             fetcher.pump(&out)
         } catch {
@@ -199,6 +211,7 @@ public struct SyncSession: Sendable {
         case .pong: break
         case .error(let error): close(.remoteClosed(error.code, error.message), code: nil)
         case .changesRefused(let refused): receiveRefusals(refused)
+        case .addresses(let message): out.notify(.addressesAnnounced(message.addresses))
         }
     }
 

@@ -6,8 +6,12 @@ import Store
 /// answer.
 enum ShareGuest {
     /// Sends `frame` to the owner at `host:port` and returns its answer.
+    ///
+    /// When both hellos announce `Capabilities.addresses`, `advertised` (where this peer
+    /// listens) goes first, so that the owner can dial this peer once it is a member.
     static func exchange(
-        _ frame: Frame, host: String, port: UInt16, owner: PeerID, identity: PeerIdentity, timeout: Duration
+        _ frame: Frame, host: String, port: UInt16, owner: PeerID, identity: PeerIdentity, timeout: Duration,
+        advertised: [PeerAddress] = []
     ) throws(AcceptError) -> JoinResponse {
         let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         let stream: FrameStream
@@ -29,9 +33,14 @@ enum ShareGuest {
         }
         defer { stream.connection.close() }
         do {
-            _ = try stream.exchangeHello(Hello(peerID: identity.peerID, capabilities: .joining))
+            let agreement = try stream.exchangeHello(
+                Hello(peerID: identity.peerID, capabilities: [.joining, .addresses]))
+            if agreement.capabilities.contains(.addresses), !advertised.isEmpty {
+                try stream.send(Addresses(Array(advertised.prefix(MessageLimits().maxAddresses))).frame())
+            }
             try stream.send(frame)
-            // The owner's session greets every connection with its zone clocks: skip them.
+            // The owner's session greets every connection with its zone clocks (and its
+            // addresses): skip them.
             for _ in 0..<64 {
                 guard let reply = try stream.receive() else {
                     throw AcceptError.protocolFailure("the owner closed the connection without answering")

@@ -11,21 +11,29 @@ public enum ShareJoiner {
         public let permission: Permission
     }
 
+    /// Joins the share of `url`; `advertised` is where this peer listens, told to the owner so
+    /// that it can dial this peer too. A local copy this peer was removed from, or of a
+    /// stopped share, is discarded first (it is purged anyway): only a live membership makes
+    /// the accept an `alreadyMember` error.
     public static func join(
-        _ url: ShareURL, identity: PeerIdentity, library: Library, timeout: Duration = .seconds(10)
+        _ url: ShareURL, identity: PeerIdentity, library: Library, advertised: [PeerAddress] = [],
+        timeout: Duration = .seconds(10)
     ) throws(AcceptError) -> Joined {
         guard url.owner != identity.peerID else { throw .ownShare }
-        let known: Bool
         do {
-            known = try library.sharedStore.zones().contains { $0.id == url.zone }
+            _ = try discardRevokedCopy(of: url.zone, library: library)
+            if try library.sharedStore.zones().contains(where: { $0.id == url.zone }) {
+                throw AcceptError.alreadyMember(zone: url.zone)
+            }
+        } catch let error as AcceptError {
+            throw error
         } catch {
             throw .local("\(error)")
         }
-        guard !known else { throw .alreadyMember(zone: url.zone) }
         let response = try ShareGuest.exchange(
             JoinRequest(zone: url.zone, token: url.token).frame, host: url.host, port: url.port,
             owner: url.owner,
-            identity: identity, timeout: timeout)
+            identity: identity, timeout: timeout, advertised: advertised)
         switch response {
         case .refused(let code, let message):
             throw .refused(code: code, message: message)
@@ -38,6 +46,21 @@ public enum ShareJoiner {
             }
             return Joined(zone: url.zone, title: title, permission: permission)
         }
+    }
+}
+
+extension ShareJoiner {
+    /// Purges this peer's copy of `zone` if the copy itself says the membership ended: the
+    /// share was stopped, or this peer's participant record says `removed`. Returns true
+    /// when a copy was purged (the caller refreshes replication's membership before joining
+    /// again, so that the zone starts afresh on the connection).
+    public static func discardRevokedCopy(of zone: String, library: Library) throws -> Bool {
+        guard let copy = try library.sharedStore.share(zone) else { return false }
+        let me = library.localPeer.description
+        let removed = copy.participants.first { $0.peer == me }?.status == .removed
+        guard copy.stopped || removed else { return false }
+        try library.sharedStore.purge(zone: zone)
+        return true
     }
 }
 

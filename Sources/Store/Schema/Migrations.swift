@@ -3,7 +3,7 @@
 /// A released migration is never edited: a change to the schema is a new entry at the end,
 /// so a store written by any earlier version opens and upgrades in place.
 enum Migrations {
-    static let all: [String] = [v1, v2, v3, v4, v5]
+    static let all: [String] = [v1, v2, v3, v4, v5, v6]
 
     /// Brings `db` to the latest version, each migration in its own transaction.
     static func migrate(_ db: Database) throws {
@@ -80,6 +80,17 @@ enum Migrations {
             WHERE o.photo_id = pt.photo_id AND o.linked = 0 AND ot.winner = t.winner
               AND (so.hlc > s.hlc OR (so.hlc = s.hlc
                    AND (SELECT peer_id FROM peers WHERE idx = so.peer) > sp.peer_id)));
+        """
+
+    /// Where each participant of a share this peer owns says it listens, so that the owner
+    /// dials it too (after a resume or a restart) instead of only waiting to be dialed. Local,
+    /// never replicated: a peer's own word about its address, given on its connections.
+    static let v6 = """
+        CREATE TABLE peer_addresses (
+            peer TEXT PRIMARY KEY,
+            address TEXT NOT NULL,
+            updated_at INTEGER NOT NULL
+        );
         """
 
     static let v1 = """

@@ -32,6 +32,9 @@ extension LibraryStore {
                         let (winners, stale, existing) = try merge(own, context)
                         report.stale += stale + object.fields.count - own.fields.count
                         report.applied += winners.count
+                        if object.entity == .photo, let hash = try releasedData(object.id, by: winners) {
+                            report.releasedData.insert(hash)
+                        }
                         try tx.write(object.entity, object.id, zone: set.zone, winners, existing: existing)
                         if !winners.isEmpty { context.noteInZone(object.entity, object.id) }
                         if object.entity == .share || object.entity == .participant {
@@ -65,11 +68,24 @@ extension LibraryStore {
             }
         }
         notifyCommitted()
+        // Data of photos this set deleted (or pointed elsewhere) goes when nothing uses it.
+        for hash in report.releasedData { try collectBlob(hash) }
         if report.touchedTags {
             let canWrite = try read { try permission(of: localPeer, in: set.zone) == .readWrite }
             if canWrite { report.deduplicated = try deduplicate(zone: set.zone) }
         }
         return report
+    }
+
+    /// The data hash a photo refers to before `winners` are written, when they delete the
+    /// photo or point it at other data.
+    private func releasedData(_ photo: String, by winners: [(UInt8, SQLValue, Stamp)]) throws -> String? {
+        let releases = winners.contains { code, value, _ in
+            (code == Entity.deletedField && value != .integer(0)) || code == PhotoField.dataHash
+        }
+        guard releases else { return nil }
+        return try db.first("SELECT data_hash FROM photos WHERE id = ?", photo) { $0.optionalString(0) }
+            ?? nil
     }
 
     private func mergeClock(_ zone: String, with until: VectorClock) throws {
@@ -167,6 +183,8 @@ public struct ApplyReport: Sendable, Equatable {
     /// Objects written by the deduplication that followed.
     public var deduplicated = 0
     var touchedTags = false
+    /// Data hashes photos of this set no longer refer to (deleted, or pointed elsewhere).
+    var releasedData: Set<String> = []
 
     public init() {}
 }

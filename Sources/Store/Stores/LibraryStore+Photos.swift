@@ -59,13 +59,14 @@ extension LibraryStore {
         if let unused = hash ?? nil { try collectBlob(unused) }
     }
 
-    /// Removes a blob when no live photo of this store refers to it.
-    func collectBlob(_ hash: String) throws {
+    /// Removes a blob (and any partial transfer of it) when no live photo of this store
+    /// refers to it.
+    public func collectBlob(_ hash: String) throws {
         let used = try read {
             try db.first("SELECT 1 FROM photos WHERE data_hash = ? AND deleted = 0 LIMIT 1", hash) { _ in true
             }
         }
-        if used == nil { blobs.remove(hash) }
+        if used == nil { blobs.removeWithPartial(hash) }
     }
 
     /// The live photo with exactly this ID.

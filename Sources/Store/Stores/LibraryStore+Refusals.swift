@@ -62,6 +62,12 @@ extension LibraryStore {
         guard let owner = try read({ try owner(of: zone) }) else { throw StoreError.unknownZone(zone) }
         let context = ApplyContext(
             zone: zone, owner: owner, sender: authority, aheadLimit: Stamp.invalidHLC - 1)
+        let released = refusals.filter { $0.entity == .photo }.map(\.id)
+        let hashes = try read {
+            try released.compactMap { id in
+                try db.first("SELECT data_hash FROM photos WHERE id = ?", id) { $0.optionalString(0) } ?? nil
+            }
+        }
         let changed = try write(author: .refused(authority)) { tx in
             var changed = 0
             for refusal in refusals {
@@ -70,6 +76,8 @@ extension LibraryStore {
             }
             return changed
         }
+        // A photo created here and refused is gone, and its data with it.
+        for hash in hashes { try collectBlob(hash) }
         if changed > 0 { try deduplicateIfNeeded(zone: zone) }
         return changed
     }

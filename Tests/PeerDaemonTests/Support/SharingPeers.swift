@@ -59,14 +59,25 @@ final class SharingPeer: @unchecked Sendable {
     }
 
     /// `sync --wait --timeout 30`: every zone in sync with every reachable member, photo data
-    /// included.
-    func syncWait() throws {
+    /// included. Every member must have been reached, unless `unreachable` names the peers
+    /// that are down (the owner dials its participants, and reports those it cannot reach).
+    func syncWait(unreachable: [SharingPeer] = []) throws {
         try explained(["sync", "--wait"]) {
+            let json = unreachable.isEmpty ? [] : ["--json"]
             let result = try CLI.run(
-                ["--socket", daemon.socketPath, "sync", "--wait", "--timeout", "30"], in: directory,
+                json + ["--socket", daemon.socketPath, "sync", "--wait", "--timeout", "30"], in: directory,
                 timeout: .seconds(45))
-            guard result.status == 0, result.stdout == "in sync\n" else {
-                throw HarnessError("sync --wait failed: \(result)")
+            guard result.status == 0 else { throw HarnessError("sync --wait failed: \(result)") }
+            if unreachable.isEmpty {
+                guard result.stdout == "in sync\n" else {
+                    throw HarnessError("sync --wait answered \(result)")
+                }
+                return
+            }
+            let answer = JSONLine.decode(Data(result.stdout.utf8))
+            let named = answer?["unreachable"]?.arrayValue?.compactMap { $0["peer_id"]?.stringValue } ?? []
+            guard answer?["in_sync"] == true, Set(named) == Set(unreachable.map(\.id)) else {
+                throw HarnessError("sync --wait answered \(result)")
             }
         }
     }

@@ -27,6 +27,32 @@ import Testing
         }
     }
 
+    @Test func anAddressListOverTheLimitOrNotHostAndPortIsRefused() {
+        var limits = MessageLimits()
+        limits.maxAddresses = 1
+        let two = Addresses([PeerAddress(host: "a", port: 1), PeerAddress(host: "b", port: 2)]).frame()
+        #expect(throws: WireError.fieldTooLarge(field: "address count", length: 2, maximum: 1)) {
+            try PeerMessage(frame: two, limits: limits)
+        }
+        for (host, port): (String, UInt16) in [("", 7733), ("host", 0), ("a b", 1), ("a/b", 1)] {
+            #expect(
+                throws: WireError.invalidValue(field: "address", reason: "'\(host):\(port)' is not HOST:PORT")
+            ) {
+                try PeerMessage(frame: Addresses([PeerAddress(host: host, port: port)]).frame())
+            }
+        }
+        #expect(throws: WireError.invalidValue(field: "address count", reason: "no address given")) {
+            try PeerMessage(frame: Addresses([]).frame())
+        }
+        var long = BinaryWriter()
+        long.write(UInt8(1))
+        long.write(String(repeating: "h", count: 256))
+        long.write(UInt16(1))
+        #expect(throws: WireError.fieldTooLarge(field: "host", length: 256, maximum: 255)) {
+            try PeerMessage(frame: Frame(type: .addresses, payload: long.bytes))
+        }
+    }
+
     @Test func aClockWithTooManyEntriesIsRefused() {
         var limits = MessageLimits()
         limits.maxClockEntries = 1

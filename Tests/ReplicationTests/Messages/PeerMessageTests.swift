@@ -44,6 +44,9 @@ enum SampleMessages {
                     Refusal(entity: .link, id: "p/t1", reason: "refers to tag t1, missing in this zone"),
                 ], versions: set.objects)),
         .changesRefused(ChangesRefused(zone: "zone-a", refusals: [], versions: [])),
+        .addresses(
+            Addresses([PeerAddress(host: "192.0.2.7", port: 7733), PeerAddress(host: "2001:db8::1", port: 1)])
+        ),
     ]
 }
 
@@ -81,11 +84,11 @@ enum SampleMessages {
 
     @Test func typeNumbersAreTheDocumentedOnes() {
         let types = SampleMessages.all.map { $0.frame().type.rawValue }
-        #expect(Set(types) == Set(2...13))
+        #expect(Set(types) == Set(2...14))
     }
 
     @Test func helloAndUnknownTypesAreUnexpectedHere() {
-        for type: UInt8 in [0x00, 0x01, 0x0E, 0xFF] {
+        for type: UInt8 in [0x00, 0x01, 0x0F, 0xFF] {
             #expect(throws: WireError.unexpectedMessage(type: type, expected: "a replication message")) {
                 try PeerMessage(frame: Frame(type: MessageType(rawValue: type), payload: []))
             }

@@ -22,15 +22,17 @@ extension ControlRoutes {
                 throw ControlError(.invalidArguments, "sync: timeout must be at least 1 second")
             }
             let deadline = Date().addingTimeInterval(Double(seconds))
-            while !engine.isInSync() {
+            var status = engine.syncStatus()
+            while !status.inSync {
                 guard Date() < deadline else {
-                    let behind = engine.peers().filter { !$0.inSync }.map { $0.peer.short }
+                    let behind = status.behind.map(\.short)
                     throw ControlError(
                         ControlError.Code(rawValue: "timeout"),
                         "not in sync after \(seconds) s (peers not in sync: \(behind.joined(separator: ", ")))"
                     )
                 }
                 usleep(2_000)  // a cheap check; answering promptly matters more
+                status = engine.syncStatus()
             }
             let refused = engine.takeRefusedChanges()
             guard refused.isEmpty else {
@@ -42,7 +44,11 @@ extension ControlRoutes {
                     "in sync, but \(refused.count) change(s) made here were refused and undone: \(shown)\(more)"
                 )
             }
-            return ["in_sync": true]
+            // Members that could not be reached since this call are reported, not waited on.
+            let unreachable = status.unreachable.map { member -> JSON in
+                ["peer_id": .string(member.peer.description), "reason": .string(member.reason)]
+            }
+            return ["in_sync": true, "unreachable": .array(unreachable)]
         }
         for (command, pausing) in [("pause", true), ("resume", false)] {
             register(

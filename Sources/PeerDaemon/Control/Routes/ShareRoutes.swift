@@ -88,14 +88,26 @@ extension ControlRoutes {
         register("share.show", summary: "one share: participants, permissions, status, URL for the owner") {
             args in
             try args.allowOnly(["share"])
-            let zone = try sharing.library.resolve(.share, try args.string("share"))
-            guard let info = try zone.store.share(zone.id) else { throw StoreError.unknownZone(zone.id) }
+            let reference = try args.string("share")
+            let zone = try sharing.library.resolve(.share, reference)
+            guard let info = try zone.store.share(zone.id), sharing.isListed(info) else {
+                throw StoreError.notFound(kind: "share", reference: reference)
+            }
             return try sharing.json(info)
         }
         register("accept", summary: "join a share by its URL") { args in
             try args.allowOnly(["url"])
             let url = try ShareURL(parsing: try args.string("url"))
-            let joined = try ShareJoiner.join(url, identity: services.identity, library: sharing.library)
+            // A copy this peer was removed from goes first, and replication forgets the
+            // zone, so that joining again starts it afresh on the owner's connection.
+            if try ShareJoiner.discardRevokedCopy(of: url.zone, library: sharing.library) {
+                services.logger.info(
+                    "purged this peer's ended copy of a share before joining it again", ["zone": url.zone])
+                services.replication.membershipChanged()
+            }
+            let joined = try ShareJoiner.join(
+                url, identity: services.identity, library: sharing.library,
+                advertised: services.state.advertisePeerAddresses)
             services.logger.info("joined share", ["zone": joined.zone, "peer": url.owner.short])
             services.replication.membershipChanged()
             return [

@@ -2,13 +2,13 @@ import Store
 
 extension MessageType {
     /// Objects of a change set that the receiver refused, with its own versions of them.
-    public static let changesRefused = MessageType(rawValue: 0x0D)
+    public static let changesRefused = MessageType(rawValue: 0x0E)
 }
 
 extension Capabilities {
     /// The peer sends and understands `ChangesRefused` (announced in the hello; used only
     /// when both sides have it).
-    public static let refusalNotices = Capabilities(rawValue: 1 << 0)
+    public static let refusalNotices = Capabilities(rawValue: 1 << 1)
 }
 
 /// What the receiver of a change set refused, sent just before its ack: each refused

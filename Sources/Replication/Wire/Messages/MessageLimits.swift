@@ -11,6 +11,10 @@ public struct MessageLimits: Sendable {
     public var maxChunkBytes = 1 << 20
     /// Longest human-readable reason in an error message.
     public var maxReasonBytes = 4_096
+    /// Most addresses in one addresses message.
+    public var maxAddresses = 16
+    /// Longest host name in an address, in UTF-8 bytes (DNS names are at most 253).
+    public var maxHostBytes = 255
     /// Bounds of the change-set codec inside a change-set message.
     public var changeSet = ChangeSetCodec.Limits()
 

@@ -15,6 +15,7 @@ public enum PeerMessage: Equatable, Sendable {
     case pong(Pong)
     case error(ErrorMessage)
     case changesRefused(ChangesRefused)
+    case addresses(Addresses)
 
     /// Decodes `frame`; a hello or a type this build does not know is an unexpected message.
     public init(frame: Frame, limits: MessageLimits = MessageLimits()) throws(WireError) {
@@ -31,6 +32,7 @@ public enum PeerMessage: Equatable, Sendable {
         case .pong: self = .pong(try Pong(frame: frame, limits: limits))
         case .error: self = .error(try ErrorMessage(frame: frame, limits: limits))
         case .changesRefused: self = .changesRefused(try ChangesRefused(frame: frame, limits: limits))
+        case .addresses: self = .addresses(try Addresses(frame: frame, limits: limits))
         default: throw .unexpectedMessage(type: frame.type.rawValue, expected: "a replication message")
         }
     }
@@ -50,6 +52,7 @@ public enum PeerMessage: Equatable, Sendable {
         case .pong(let message): return message.frame()
         case .error(let message): return message.frame()
         case .changesRefused(let message): return message.frame()
+        case .addresses(let message): return message.frame()
         }
     }
 }

@@ -1,0 +1,68 @@
+import Store
+
+/// Members' addresses: each peer tells the other where it listens after the hello; the
+/// stores keep what members said (participants' addresses at the owner, the owner's in the
+/// participant's zones), so that either side dials the other, after a restart too.
+extension ReplicationEngine {
+    /// Takes the addresses the stores know: participants of shares this peer owns, owners of
+    /// zones it takes part in. A new or changed address is dialed when due at once.
+    func loadAddresses() {
+        var known: [(PeerID, String)] = []
+        do {
+            for row in try library.privateStore.participantAddresses() {
+                if let peer = try? PeerID(parsing: row.peer) { known.append((peer, row.address)) }
+            }
+            for row in try library.sharedStore.zoneOwners() {
+                if let text = row.address, let peer = try? PeerID(parsing: row.owner) {
+                    known.append((peer, text))
+                }
+            }
+        } catch {
+            logger.log(.warning, "cannot read members' addresses: \(error)")
+            return
+        }
+        let changed = state.withLock { state -> Bool in
+            var changed = false
+            for (peer, text) in known where peer != localPeer {
+                guard let address = PeerAddress(parsing: text), state.addresses[peer] != address else {
+                    continue
+                }
+                state.addresses[peer] = address
+                state.records[peer, default: PeerRecord()].nextDial = nil
+                changed = true
+            }
+            return changed
+        }
+        if changed { wakeLoop() }
+    }
+
+    /// Records where the connection's peer said it listens, if it is a member here; a
+    /// wildcard host stands for the address it connected from.
+    func recordAddress(of connection: PeerConnection) {
+        let announced = connection.status.withLock { $0.announcedAddresses }
+        guard var address = announced.first(where: { !$0.isWildcard }) ?? announced.first else { return }
+        if address.isWildcard {
+            guard let seen = PeerAddress(parsing: connection.tls.remoteAddress) else { return }
+            address.host = seen.host
+        }
+        let peer = connection.peer
+        // Known already (read from the stores, or recorded on an earlier connection).
+        guard state.withLock({ $0.addresses[peer] }) != address else { return }
+        do {
+            var recorded = false
+            for store in library.stores {
+                recorded = try store.recordAddress(address.description, of: peer) || recorded
+            }
+            guard recorded else { return }
+        } catch {
+            logger.log(.warning, "cannot record the peer's address \(address): \(error)", peer: peer)
+            return
+        }
+        let changed = state.withLock { state -> Bool in
+            guard state.addresses[peer] != address else { return false }
+            state.addresses[peer] = address
+            return true
+        }
+        if changed { logger.log(.info, "the peer listens at \(address)", peer: peer) }
+    }
+}

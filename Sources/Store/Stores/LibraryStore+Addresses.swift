@@ -1,0 +1,49 @@
+/// Where the members of this store's zones listen, as they said on their connections: the
+/// owner of a share dials its participants at these addresses, a participant its owners.
+/// Local bookkeeping, never replicated, and kept only for peers that are members.
+extension LibraryStore {
+    /// Records that `peer` listens at `address` (HOST:PORT), if it is a participant of a
+    /// share this store owns (invited or accepted), or the owner of a zone this store takes
+    /// part in. Returns true when something was recorded.
+    @discardableResult
+    public func recordAddress(_ address: String, of peer: PeerID) throws -> Bool {
+        let text = peer.description
+        return try lock.withLock {
+            try transaction {
+                var recorded = false
+                let participant =
+                    try db.first(
+                        """
+                        SELECT 1 FROM participants p JOIN zones z ON z.id = p.zone
+                        WHERE p.peer = ? AND p.deleted = 0 AND p.status != ? AND z.owner = ? LIMIT 1
+                        """, text, ParticipantStatus.removed.rawValue, localPeer.description
+                    ) { _ in true } ?? false
+                if participant {
+                    try db.run(
+                        """
+                        INSERT INTO peer_addresses (peer, address, updated_at) VALUES (?, ?, ?)
+                        ON CONFLICT (peer) DO UPDATE SET address = excluded.address,
+                        updated_at = excluded.updated_at
+                        """, text, address, Int64(HybridLogicalClock.wallMilliseconds()))
+                    recorded = true
+                }
+                if peer != localPeer {
+                    try db.run(
+                        "UPDATE zones SET address = ? WHERE owner = ? AND id != ?", address, text,
+                        Self.defaultZone)
+                    recorded = recorded || db.changes > 0
+                }
+                return recorded
+            }
+        }
+    }
+
+    /// The addresses of the participants of shares this store owns, as they last gave them.
+    public func participantAddresses() throws -> [(peer: String, address: String)] {
+        try read {
+            try db.query("SELECT peer, address FROM peer_addresses ORDER BY peer") {
+                ($0.string(0), $0.string(1))
+            }
+        }
+    }
+}
