@@ -138,6 +138,7 @@ class Verdict:
     def __init__(self):
         self.checked = Counter()  # kind -> acknowledged effects confirmed
         self.lost = []  # one line per acknowledged write whose effect is missing
+        self.unknown_adds = [0, 0]  # photo adds killed in flight: [found at the end, attempted]
         self.phantoms = []  # state no write explains
 
     def confirm(self, kind):
@@ -167,6 +168,9 @@ def check_final_state(model, photos):
     for record in model.photos.values():
         expected = record.existence()
         present = record.sha256 in seen
+        if not record.acked:
+            verdict.unknown_adds[0] += present
+            verdict.unknown_adds[1] += 1
         if expected == "present" and not present:
             verdict.lost.append(f"photo add #{record.add.seq} on the {record.add.daemon} ({record.id}, "
                                 f"{record.name!r}) acknowledged, never deleted, but missing")
