@@ -61,8 +61,9 @@ final class Daemon: Sendable {
         let custodian = ShareCustodian(library: library, identity: identity, logger: logger)
         self.custodian = custodian
         do {
-            replication = try ReplicationHost(identity: identity, library: library, bus: bus, logger: logger)
-            {
+            replication = try ReplicationHost(
+                identity: identity, library: library, limits: settings.limits, bus: bus, logger: logger
+            ) {
                 event in
                 switch event {
                 case .disconnected, .changeSetApplied, .connected: custodian.kick()

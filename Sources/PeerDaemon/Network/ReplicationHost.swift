@@ -11,10 +11,13 @@ final class ReplicationHost: Sendable {
     private let library: Library
 
     init(
-        identity: PeerIdentity, library: Library, bus: EventBus, logger: Logger,
+        identity: PeerIdentity, library: Library, limits: DaemonLimits, bus: EventBus, logger: Logger,
         onEvent: @escaping @Sendable (ReplicationEvent) -> Void = { _ in }
     ) throws {
         var configuration = ReplicationConfiguration()
+        configuration.maxIncomingHandshakes = limits.maxIncomingHandshakes
+        configuration.maxGuestConnections = limits.maxGuestConnections
+        configuration.handshakeTimeout = limits.handshakeTimeout
         // Anyone may come with a share URL: TLS lets every peer in, the session then keeps
         // members, answers guests (join, leave, check) and drops everyone else.
         configuration.extraAdmission = { _ in true }

@@ -31,6 +31,8 @@ extension ReplicationEngine {
             }
             if now >= nextTick {
                 for connection in state.withLock({ Array($0.connections.values) }) { connection.post(.tick) }
+                closeOverdueGuests()
+                releaseMemoryAfterBurst()
                 nextTick = now + configuration.tickInterval
             }
             startDueDials()
@@ -84,6 +86,7 @@ extension ReplicationEngine {
         let (connections, changed) = state.withLock { state -> ([PeerConnection], Bool) in
             let changed = state.membership != membership
             state.membership = membership
+            for peer in Array(state.records.keys) { state.forgetIfStranger(peer) }
             return (state.current, changed)
         }
         guard changed else { return }
