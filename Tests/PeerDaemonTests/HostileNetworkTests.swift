@@ -140,6 +140,31 @@ import Testing
         try bob.stop()
     }
 
+    @Test func aJoinWhileGuestsFillEverySlotIsToldTheOwnerIsBusy() throws {
+        let config = "max_guest_connections = 2\nhandshake_timeout = 60s\n"
+        let alice = try SharingPeer("alice", config: config)
+        let carol = try SharingPeer("carol")
+        for peer in [alice, carol] { peer.join([alice, carol]) }
+        let photo = try alice.addPhoto("beach.jpg", bytes: randomBytes(1000))
+        let created = try alice.json("share", "create", photo, "--public", "read-only")
+        let url = try #require(created["url"]?.stringValue)
+        // Two guests that never ask anything hold both slots.
+        let attacker = try Attacker()
+        var held = try (0..<2).map { _ in try attacker.connect(to: alice, guest: true) }
+        #expect(
+            try carol.refusal("accept", url)
+                == ControlError(
+                    "owner_busy",
+                    "the owner is busy: too many peers are joining or leaving shares here right now: try again later"
+                ))
+        held.removeAll()
+        try waitUntil("carol's accept to go through") { try carol.cli("accept", url).status == 0 }
+        try carol.syncWait()
+        #expect(try carol.sees() == ["beach.jpg": []])
+        try alice.stop()
+        try carol.stop()
+    }
+
     @Test func aParticipantsForgedAndOversizedFramesEndOnlyItsOwnConnection() throws {
         let (alice, bob, shared) = try Self.ownerAndParticipant()
         let zone = shared.share

@@ -37,10 +37,7 @@ enum ShareGuest {
                     throw AcceptError.protocolFailure("the owner closed the connection without answering")
                 }
                 if reply.type == .joinResponse { return try JoinResponse(frame: reply) }
-                if reply.type == .error {
-                    throw AcceptError.protocolFailure(
-                        "the owner ended the connection: \(reply.payload.count) bytes")
-                }
+                if reply.type == .error { throw ended(by: reply) }
             }
             throw AcceptError.protocolFailure("the owner did not answer")
         } catch let error as AcceptError {
@@ -48,5 +45,15 @@ enum ShareGuest {
         } catch {
             throw .protocolFailure("\(error)")
         }
+    }
+
+    /// The owner closed the connection instead of answering: too busy (try again later), or
+    /// for the reason its error frame gives.
+    private static func ended(by frame: Frame) -> AcceptError {
+        guard let error = try? ErrorMessage(frame: frame) else {
+            return .protocolFailure("the owner ended the connection without a readable reason")
+        }
+        if error.code == .busy { return .busy(error.message) }
+        return .protocolFailure("the owner ended the connection (\(error.code)): \(error.message)")
     }
 }

@@ -153,6 +153,8 @@ public enum AcceptError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreachable(address: String, reason: String)
     case wrongOwner(address: String, presented: PeerID, expected: PeerID)
     case refused(code: String, message: String)
+    /// The owner serves as many joining connections as it allows: try again later.
+    case busy(String)
     case protocolFailure(String)
     case local(String)
 
@@ -166,6 +168,7 @@ public enum AcceptError: Error, Equatable, Sendable, CustomStringConvertible {
             return
                 "the daemon at \(address) is not the share's owner: it is \(presented), the URL names \(expected)"
         case .refused(_, let message): return "the owner refused: \(message)"
+        case .busy(let message): return "the owner is busy: \(message)"
         case .protocolFailure(let detail): return "accepting failed: \(detail)"
         case .local(let detail): return "accepting failed here: \(detail)"
         }
@@ -179,6 +182,7 @@ public enum AcceptError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreachable: return "owner_unreachable"
         case .wrongOwner: return "wrong_owner"
         case .refused(let code, _): return code
+        case .busy: return "owner_busy"
         case .protocolFailure: return "protocol_error"
         case .local: return "local_error"
         }
