@@ -7,13 +7,19 @@ import Glibc
 // message names the file, never crashes. A file that loads loads again to the same
 // settings.
 
-/// On tmpfs when there is one: rewriting a file on this machine's disk costs milliseconds.
-private let path: String = {
+/// A directory of this process, on tmpfs when there is one (rewriting a file on this
+/// machine's disk costs milliseconds); removed when the process exits.
+private let directory: String = {
     let base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : FileManager.default.temporaryDirectory.path
     let directory = base + "/peershare-fuzz-config-\(getpid())"
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    return directory + "/peershared.conf"
+    atexit { try? FileManager.default.removeItem(atPath: ownDirectory()) }
+    return directory
 }()
+
+private func ownDirectory() -> String { directory }
+
+private let path = directory + "/peershared.conf"
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfigFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
