@@ -23,7 +23,7 @@ let package = Package(
         ),
         .systemLibrary(name: "CLinux"),
         .target(name: "Store", dependencies: ["CSQLite", "COpenSSL", "CLinux"]),
-        .target(name: "Replication", dependencies: ["Store", "COpenSSL"]),
+        .target(name: "Replication", dependencies: ["Store", "COpenSSL", "CLinux"]),
         .target(name: "ControlProtocol"),
         .executableTarget(
             name: "PeerDaemon",

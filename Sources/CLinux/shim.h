@@ -1,11 +1,18 @@
 #ifndef PEERSHARE_CLINUX_SHIM_H
 #define PEERSHARE_CLINUX_SHIM_H
 
+#include <stddef.h>
+
 /// Linux calls that Swift's Glibc module leaves out (they are declared only under
-/// _GNU_SOURCE). Same prototypes as glibc's <unistd.h>.
+/// _GNU_SOURCE, or in headers it does not include). Same prototypes as glibc's.
 
 /// Writes out and waits for everything dirty on the filesystem holding `fd` (one sync for
-/// many files: photo data arriving in bulk is made durable in groups).
+/// many files: photo data arriving in bulk is made durable in groups). <unistd.h>
 extern int syncfs(int fd);
+
+/// Returns free memory at the top of the heap and in every arena to the system (after a
+/// burst of connections, whose buffers and threads the allocator would otherwise keep).
+/// <malloc.h>
+extern int malloc_trim(size_t pad);
 
 #endif

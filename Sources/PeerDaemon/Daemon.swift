@@ -81,7 +81,7 @@ final class Daemon: Sendable {
         self.custodian = custodian
         do {
             replication = try ReplicationHost(
-                identity: identity, library: library, bus: bus, logger: logger,
+                identity: identity, library: library, limits: settings.limits, bus: bus, logger: logger,
                 advertised: { [state] in state.advertisePeerAddresses },
                 onEvent: { event in
                     switch event {

@@ -41,6 +41,15 @@ import Testing
         }
     }
 
+    /// Found by scripts/fuzz (shareurl): "[]:PORT" parsed with an empty host, printed as
+    /// ":PORT", which does not parse.
+    @Test func anEmptyBracketedHostIsRefused() {
+        let text = "peershare://[]:7733/\(zone)?owner=\(owner)&invite=\(token)"
+        #expect(throws: ShareURLError.invalid("address", "'[]:7733' is not [IPV6]:PORT")) {
+            try ShareURL(parsing: text)
+        }
+    }
+
     @Test func aMistypedOwnerOrShortTokenIsRefused() {
         let base = "peershare://h:1/\(zone)"
         #expect(throws: ShareURLError.missing("owner=PEER_ID")) {

@@ -23,7 +23,8 @@ struct DaemonSettings: Sendable, Equatable {
     }
 }
 
-/// The size limits that keep bad input from exhausting the daemon.
+/// The limits that keep bad input (and peers that connect at will) from exhausting the
+/// daemon.
 ///
 /// Separate from the addresses and paths because every adapter (control socket, stores,
 /// wire protocol) reads its own limit from here and nothing else.
@@ -37,6 +38,9 @@ struct DaemonLimits: Sendable, Equatable {
     var maxThumbnailBytes = 1 << 20
     var maxFrameBytes = 16 << 20
     var maxClockAheadSeconds = 3600
+    var maxIncomingHandshakes = 32
+    var maxGuestConnections = 16
+    var handshakeTimeout: Duration = .seconds(10)
 
     /// The limits the stores enforce, which they read once when they open.
     var store: StoreLimits {

@@ -23,10 +23,14 @@ struct ReloadPlan: Equatable {
             restartRequired.append("state_dir")
             settings.stateDirectory = running.stateDirectory
         }
-        for (key, path) in Self.storeLimits
+        for (key, path) in Self.storeLimits + Self.peerLimits
         where loaded.limits[keyPath: path] != running.limits[keyPath: path] {
             restartRequired.append(key)
             settings.limits[keyPath: path] = running.limits[keyPath: path]
+        }
+        if loaded.limits.handshakeTimeout != running.limits.handshakeTimeout {
+            restartRequired.append("handshake_timeout")
+            settings.limits.handshakeTimeout = running.limits.handshakeTimeout
         }
         self.settings = settings
         self.restartRequired = restartRequired.sorted()
@@ -36,5 +40,11 @@ struct ReloadPlan: Equatable {
     private static let storeLimits: [(String, WritableKeyPath<DaemonLimits, Int> & Sendable)] = [
         ("max_name_bytes", \.maxNameBytes), ("max_photo_bytes", \.maxPhotoBytes),
         ("max_thumbnail_bytes", \.maxThumbnailBytes), ("max_clock_ahead_seconds", \.maxClockAheadSeconds),
+    ]
+
+    /// Limits the replication engine reads once, when it starts.
+    private static let peerLimits: [(String, WritableKeyPath<DaemonLimits, Int> & Sendable)] = [
+        ("max_guest_connections", \.maxGuestConnections),
+        ("max_incoming_handshakes", \.maxIncomingHandshakes),
     ]
 }

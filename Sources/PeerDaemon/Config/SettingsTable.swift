@@ -51,6 +51,9 @@ enum SettingsTable {
         byteCount("max_thumbnail_bytes", \.maxThumbnailBytes, min: 1 << 10, max: 64 << 20),
         byteCount("max_frame_bytes", \.maxFrameBytes, min: 64 << 10, max: 1 << 30),
         count("max_clock_ahead_seconds", \.maxClockAheadSeconds, min: 1, max: 30 * 86_400),
+        count("max_incoming_handshakes", \.maxIncomingHandshakes, min: 1, max: 4096),
+        count("max_guest_connections", \.maxGuestConnections, min: 1, max: 4096),
+        timeSpan("handshake_timeout", \.handshakeTimeout, min: .milliseconds(100), max: .seconds(600)),
     ]
 
     /// The setting called `key`, if there is one.
@@ -72,6 +75,20 @@ enum SettingsTable {
         ) { settings, value, _ in
             guard let bytes = ByteCount.parse(value), (min...max).contains(bytes) else { return false }
             settings.limits[keyPath: field] = bytes
+            return true
+        }
+    }
+
+    private static func timeSpan(
+        _ key: String, _ field: WritableKeyPath<DaemonLimits, Duration> & Sendable, min: Duration,
+        max: Duration
+    ) -> Setting {
+        Setting(
+            key: key, defaultValue: TimeSpan.format(DaemonLimits()[keyPath: field]),
+            allowed: "\(TimeSpan.expected), from \(TimeSpan.format(min)) to \(TimeSpan.format(max))"
+        ) { settings, value, _ in
+            guard let duration = TimeSpan.parse(value), (min...max).contains(duration) else { return false }
+            settings.limits[keyPath: field] = duration
             return true
         }
     }

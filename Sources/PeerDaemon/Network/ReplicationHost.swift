@@ -11,12 +11,15 @@ final class ReplicationHost: Sendable {
     private let library: Library
 
     init(
-        identity: PeerIdentity, library: Library, bus: EventBus, logger: Logger,
+        identity: PeerIdentity, library: Library, limits: DaemonLimits, bus: EventBus, logger: Logger,
         advertised: @escaping @Sendable () -> [PeerAddress],
         onEvent: @escaping @Sendable (ReplicationEvent) -> Void = { _ in }
     ) throws {
         var configuration = ReplicationConfiguration()
         configuration.advertisedAddresses = advertised
+        configuration.maxIncomingHandshakes = limits.maxIncomingHandshakes
+        configuration.maxGuestConnections = limits.maxGuestConnections
+        configuration.handshakeTimeout = limits.handshakeTimeout
         // Anyone may come with a share URL: TLS lets every peer in, the session then keeps
         // members, answers guests (join, leave, check) and drops everyone else.
         configuration.extraAdmission = { _ in true }

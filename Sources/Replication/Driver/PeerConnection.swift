@@ -53,10 +53,13 @@ final class PeerConnection: @unchecked Sendable {
     private let finished = Condition()
     private var isFinished = false
 
+    /// `connectedAt` is when TCP connected: the hello must arrive within the engine's
+    /// `handshakeTimeout` of it, TLS handshake included.
     init(
-        id: Int, tls: TLSConnection, dialedByLocal: Bool, library: Library, zones: [SessionZone],
-        configuration: ReplicationConfiguration, advertised: [PeerAddress], claims: DataClaims,
-        committer: DataCommitter, owner: any ConnectionOwner,
+        id: Int, tls: TLSConnection, dialedByLocal: Bool, connectedAt: ContinuousClock.Instant,
+        library: Library, zones: [SessionZone], configuration: ReplicationConfiguration,
+        advertised: [PeerAddress], claims: DataClaims, committer: DataCommitter,
+        owner: any ConnectionOwner,
         logger: ReplicationLogger
     ) {
         self.id = id
@@ -69,9 +72,11 @@ final class PeerConnection: @unchecked Sendable {
         maximumFrameSize = configuration.session.maximumFrameSize
         let inbox = Inbox(byteLimit: configuration.inboxByteLimit)
         self.inbox = inbox
+        var sessionConfiguration = configuration.session
+        sessionConfiguration.helloTimeout = configuration.handshakeTimeout
         session = SyncSession(
             localPeer: library.localPeer, remotePeer: tls.remotePeerID, zones: zones,
-            configuration: configuration.session, advertised: advertised, now: .now)
+            configuration: sessionConfiguration, advertised: advertised, now: connectedAt)
         effects = StoreEffects(
             library: library, remotePeer: tls.remotePeerID, claims: claims,
             publish: { committer.submit($0, then: $1) }, deliver: { inbox.post($0) },

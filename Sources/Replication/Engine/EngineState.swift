@@ -22,8 +22,22 @@ struct EngineState: Sendable {
     /// in a round by a connection; it is unreachable in a round when a dial started in that
     /// round failed and no connection followed.
     var syncRound = 0
+    /// Incoming connections not yet known to be members, and guests: bounded.
+    var inbound = InboundConnections()
 
     func isPaused(_ peer: PeerID) -> Bool { pausedAll || pausedPeers.contains(peer) }
+
+    /// Peers worth a line in `peers`: members of a zone, and peers whose address was given.
+    var knownPeers: Set<PeerID> { membership.peers.union(addresses.keys) }
+
+    /// Drops the record of `peer` when it is neither known nor connected nor being dialed:
+    /// a stranger that came and went leaves nothing behind.
+    mutating func forgetIfStranger(_ peer: PeerID) {
+        guard let record = records[peer], record.current == nil, !record.dialing,
+            !membership.peers.contains(peer), addresses[peer] == nil
+        else { return }
+        records[peer] = nil
+    }
 
     /// Peers this side dials: owners of zones it takes part in, and any other member whose
     /// address it was given.

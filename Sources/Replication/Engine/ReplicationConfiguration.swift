@@ -14,7 +14,16 @@ public struct ReplicationConfiguration: Sendable {
     /// other at the same moment do not redial in lockstep.
     public var reconnectJitter = 0.25
     public var dialTimeout: Duration = .seconds(10)
+    /// Longest time from a TCP connection to the agreed hellos: the TLS handshake and the
+    /// hello exchange together. An incoming connection past it is closed; a guest
+    /// connection (joining, leaving or checking a share) gets as long again to be answered.
     public var handshakeTimeout: Duration = .seconds(10)
+    /// Incoming connections in their TLS handshake or waiting for the hello at once; more
+    /// are closed as soon as they are accepted, before any thread is spent on them.
+    public var maxIncomingHandshakes = 32
+    /// Guest connections (a peer joining, leaving or checking a share) open at once; more
+    /// are closed after their hello with error code 8 (busy).
+    public var maxGuestConnections = 16
     /// Longest a write may wait for the peer to take data before the connection is dropped.
     public var writeTimeout: Duration = .seconds(30)
     /// Received bytes a connection may queue before its reader waits.

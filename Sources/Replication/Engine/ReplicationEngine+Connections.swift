@@ -3,8 +3,28 @@ import Store
 /// Opening connections (dialing, accepting), deciding which one to keep per peer, and what
 /// happens when one ends.
 extension ReplicationEngine: ConnectionOwner {
-    /// Handshakes an incoming socket on its own thread; only zone members get in.
+    /// Handshakes an incoming socket on its own thread, if a handshake slot is free
+    /// (`maxIncomingHandshakes`); otherwise closes it at once, on the calling (accept) thread.
     func accept(_ socket: TCPSocket) {
+        let connectedAt = ContinuousClock.now
+        let slot = state.withLock { state -> (taken: Bool, refusals: Int) in
+            guard state.running else { return (false, 0) }
+            guard state.inbound.beginHandshake(limit: configuration.maxIncomingHandshakes) else {
+                return (false, state.inbound.refusedSinceReport)
+            }
+            return (true, state.inbound.takeRefusals())
+        }
+        guard slot.taken else {
+            refuseAtLimit(socket, firstOfBurst: slot.refusals == 1)
+            return
+        }
+        if slot.refusals > 0 {
+            logger.log(
+                .notice,
+                "closed \(slot.refusals) incoming connections at once while "
+                    + "\(configuration.maxIncomingHandshakes) handshakes were under way (max_incoming_handshakes)"
+            )
+        }
         var server = TLSConfiguration.server(identity: identity) { [weak self] peer in
             self?.admits(peer) ?? false
         }
@@ -13,19 +33,33 @@ extension ReplicationEngine: ConnectionOwner {
         IOThread.detach { [self] in
             do {
                 let connection = try TLSConnection.handshake(over: socket, configuration: tls)
-                startConnection(connection)
-            } catch let error as TLSError {
-                if case .peerNotAccepted(let peer) = error {
-                    logger.log(
-                        .notice, "refused a connection from \(peer): not a member of any zone here",
-                        peer: peer)
-                    emit(.refused(peer, reason: error.description))
-                } else {
-                    logger.log(.info, "incoming connection from \(socket.remoteAddress) failed: \(error)")
-                }
+                startConnection(connection, connectedAt: connectedAt)
             } catch {
-                logger.log(.info, "incoming connection from \(socket.remoteAddress) failed: \(error)")
+                state.withLock { $0.inbound.tlsEnded(connection: nil) }
+                handshakeFailed(socket, error)
             }
+        }
+    }
+
+    /// Over the handshake limit: the socket is closed without a thread or a TLS byte spent
+    /// on it. The first refusal of a burst is logged; the count when the burst ends.
+    private func refuseAtLimit(_ socket: TCPSocket, firstOfBurst: Bool) {
+        if firstOfBurst {
+            logger.log(
+                .notice,
+                "closing incoming connections at once: \(configuration.maxIncomingHandshakes) handshakes "
+                    + "are under way (max_incoming_handshakes)")
+        }
+        socket.shutdown()
+    }
+
+    private func handshakeFailed(_ socket: TCPSocket, _ error: any Error) {
+        if let error = error as? TLSError, case .peerNotAccepted(let peer) = error {
+            logger.log(
+                .notice, "refused a connection from \(peer): not a member of any zone here", peer: peer)
+            emit(.refused(peer, reason: error.description))
+        } else {
+            logger.log(.info, "incoming connection from \(socket.remoteAddress) failed: \(error)")
         }
     }
 
@@ -39,9 +73,11 @@ extension ReplicationEngine: ConnectionOwner {
         do {
             let socket = try TCPDialer.connect(
                 host: address.host, port: address.port, timeout: configuration.dialTimeout)
+            let connectedAt = ContinuousClock.now
             var tls = TLSConfiguration.client(identity: identity, expecting: peer)
             tls.handshakeTimeout = configuration.handshakeTimeout
-            startConnection(try TLSConnection.handshake(over: socket, configuration: tls))
+            startConnection(
+                try TLSConnection.handshake(over: socket, configuration: tls), connectedAt: connectedAt)
         } catch {
             dialFailed(peer, reason: "\(error)")
         }
@@ -87,26 +123,32 @@ extension ReplicationEngine: ConnectionOwner {
         return peer < localPeer ? delay + configuration.reconnectBase : delay
     }
 
-    /// Starts the session of an authenticated connection.
-    func startConnection(_ tls: TLSConnection) {
+    /// Starts the session of an authenticated connection, whose hello must arrive within
+    /// `handshakeTimeout` of `connectedAt` (when TCP connected). An incoming one moves from
+    /// the TLS phase to waiting for its hello, still holding its handshake slot.
+    func startConnection(_ tls: TLSConnection, connectedAt: ContinuousClock.Instant) {
         let peer = tls.remotePeerID
         let zones = sessionZones(for: peer)
         let id = state.withLock { state -> Int? in
-            guard state.running else { return nil }
-            state.nextConnectionID += 1
-            return state.nextConnectionID
+            let id: Int? = state.running ? state.nextConnectionID + 1 : nil
+            if let id { state.nextConnectionID = id }
+            if !tls.isClient { state.inbound.tlsEnded(connection: id) }
+            return id
         }
         guard let id else {
             tls.close()
             return
         }
         let connection = PeerConnection(
-            id: id, tls: tls, dialedByLocal: tls.isClient, library: library, zones: zones,
-            configuration: configuration, advertised: advertisedAddresses(), claims: claims,
+            id: id, tls: tls, dialedByLocal: tls.isClient, connectedAt: connectedAt, library: library,
+            zones: zones, configuration: configuration, advertised: advertisedAddresses(), claims: claims,
             committer: committer, owner: self,
             logger: logger)
         let accepted = state.withLock { state -> Bool in
-            guard state.running else { return false }
+            guard state.running else {
+                state.inbound.ended(id)
+                return false
+            }
             state.connections[id] = connection
             return true
         }
@@ -129,10 +171,8 @@ extension ReplicationEngine: ConnectionOwner {
 
     func connectionEstablished(_ connection: PeerConnection) -> (CloseCode, String)? {
         let peer = connection.peer
-        if connection.isGuest {
-            logger.log(.info, "a peer connected to join or leave a share", peer: peer)
-            return nil
-        }
+        state.withLock { $0.inbound.helloArrived(connection.id) }
+        if connection.isGuest { return admitGuest(connection) }
         let local = localPeer
         let decision = state.withLock { state -> (refusal: (CloseCode, String)?, replaced: PeerConnection?) in
             var record = state.records[peer, default: PeerRecord()]
@@ -176,6 +216,36 @@ extension ReplicationEngine: ConnectionOwner {
         return nil
     }
 
+    /// A guest (a peer joining, leaving or checking a share) gets a slot, if one is free, for
+    /// at most `handshakeTimeout`; it never becomes the peer's replication connection.
+    private func admitGuest(_ connection: PeerConnection) -> (CloseCode, String)? {
+        let deadline = ContinuousClock.now + configuration.handshakeTimeout
+        let admitted = state.withLock {
+            $0.inbound.beginGuest(connection.id, until: deadline, limit: configuration.maxGuestConnections)
+        }
+        guard admitted else {
+            logger.log(
+                .info,
+                "closing a joining connection: \(configuration.maxGuestConnections) are open (max_guest_connections)",
+                peer: connection.peer)
+            return (.busy, "too many peers are joining or leaving shares here right now: try again later")
+        }
+        logger.log(.info, "a peer connected to join or leave a share", peer: connection.peer)
+        return nil
+    }
+
+    /// Closes guest connections whose time is up (from the engine's loop).
+    func closeOverdueGuests() {
+        let overdue = state.withLock { state in
+            state.inbound.overdueGuests(at: .now).compactMap { state.connections[$0] }
+        }
+        for connection in overdue {
+            connection.close(
+                .timeout,
+                "a joining connection must ask and be answered within \(configuration.handshakeTimeout)")
+        }
+    }
+
     func connectionEnded(_ connection: PeerConnection, reason: SessionCloseReason) {
         let peer = connection.peer
         let worked = connection.status.withLock { $0.announced }
@@ -183,8 +253,12 @@ extension ReplicationEngine: ConnectionOwner {
         let unit = Double.random(in: 0...1)
         let wasCurrent = state.withLock { state -> Bool in
             state.connections[connection.id] = nil
+            state.inbound.ended(connection.id)
             var record = state.records[peer, default: PeerRecord()]
-            defer { state.records[peer] = record }
+            defer {
+                state.records[peer] = record
+                state.forgetIfStranger(peer)
+            }
             record.bytesIn += connection.bytesIn.load(ordering: .relaxed)
             record.bytesOut += connection.bytesOut.load(ordering: .relaxed)
             if let lastSeen { record.lastSeen = max(record.lastSeen ?? 0, lastSeen) }

@@ -31,6 +31,8 @@ extension ReplicationEngine {
             }
             if now >= nextTick {
                 for connection in state.withLock({ Array($0.connections.values) }) { connection.post(.tick) }
+                closeOverdueGuests()
+                releaseMemoryAfterBurst()
                 nextTick = now + configuration.tickInterval
             }
             startDueDials()
@@ -89,6 +91,7 @@ extension ReplicationEngine {
         let (connections, previous) = state.withLock { state -> ([PeerConnection], Membership) in
             let previous = state.membership
             state.membership = membership
+            for peer in Array(state.records.keys) { state.forgetIfStranger(peer) }
             return (state.current, previous)
         }
         guard previous != membership else { return }

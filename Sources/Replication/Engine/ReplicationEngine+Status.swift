@@ -3,14 +3,10 @@ import Store
 /// What the engine can tell about its peers: connection, traffic, and whether every shared
 /// zone is in sync (what `peershare peers` and `peershare sync --wait` show).
 extension ReplicationEngine {
-    /// Every peer known from membership, addresses or past connections.
+    /// Every peer known from membership or addresses: a stranger that connected is not
+    /// listed.
     public func peers() -> [PeerStatus] {
-        let snapshot = state.withLock { state in
-            (
-                peers: state.membership.peers.union(state.addresses.keys).union(state.records.keys),
-                state: state
-            )
-        }
+        let snapshot = state.withLock { state in (peers: state.knownPeers, state: state) }
         return snapshot.peers.subtracting([localPeer]).sorted().map { status(of: $0, snapshot.state) }
     }
 

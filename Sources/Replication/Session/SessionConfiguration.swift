@@ -5,7 +5,9 @@ public struct SessionConfiguration: Sendable {
     public var pingInterval: Duration = .seconds(15)
     /// Close the connection when nothing has been received for this long.
     public var silenceTimeout: Duration = .seconds(45)
-    /// Close the connection when the peer's hello has not arrived within this time.
+    /// Close the connection when the peer's hello has not arrived within this time of the
+    /// session's start. The engine sets it to its `handshakeTimeout` and starts the session
+    /// at the TCP connection, so the TLS handshake counts too.
     public var helloTimeout: Duration = .seconds(10)
     /// Field changes per change set asked of the store (smaller when a set would not fit in
     /// a frame).

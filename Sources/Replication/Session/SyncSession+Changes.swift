@@ -22,7 +22,6 @@ extension SyncSession {
         }
         var added: [SessionZone] = []
         for (zone, info) in wanted.sorted(by: { $0.key < $1.key }) where zones[zone] == nil {
-            revokedZones[zone] = nil
             var replication = ZoneReplication(info: info, batchSize: configuration.changeBatchSize)
             // The peer may have announced the zone before this side started replicating it.
             if let clock = unclaimedAnnouncements.removeValue(forKey: zone) {
@@ -51,12 +50,9 @@ extension SyncSession {
                     || unclaimedAnnouncements[entry.zone] != nil
                 {
                     unclaimedAnnouncements[entry.zone] = entry.clock
-                    // Or the peer holds a copy it should no longer have: the owner says so.
-                    if revokedZones[entry.zone] != nil {
-                        revoke(entry.zone, nil)
-                    } else {
-                        out.notify(.unreplicatedZoneAnnounced(entry.zone))
-                    }
+                    // Or the peer holds a copy it should no longer have: the engine checks the
+                    // store as it is now (the peer may have just joined again) and says so.
+                    out.notify(.unreplicatedZoneAnnounced(entry.zone))
                 }
                 out.log(
                     .debug,
@@ -73,16 +69,15 @@ extension SyncSession {
     }
 
     /// Stops replicating `zone` with the peer and tells it why (`zoneRevoked`): it purges its
-    /// copy. `reason` nil repeats the reason given before (the peer announced the zone again).
-    mutating func revoke(_ id: String, _ reason: String?) {
+    /// copy.
+    mutating func revoke(_ id: String, _ reason: String) {
         if zones.removeValue(forKey: id) != nil {
             outbox.dropWaiting(zone: id)
             out.log(.info, "stopped replicating zone \(id) with this peer: its membership ended")
         }
         unclaimedAnnouncements[id] = nil
-        if let reason { revokedZones[id] = reason }
-        guard state == .active, let text = revokedZones[id] else { return }
-        out.send(ZoneNotice(type: .zoneRevoked, zone: id, reason: text).frame)
+        guard state == .active else { return }
+        out.send(ZoneNotice(type: .zoneRevoked, zone: id, reason: reason).frame)
     }
 
     mutating func resync(_ list: [SessionZone]) {

@@ -42,8 +42,6 @@ public struct SyncSession: Sendable {
     var pendingUndos = 0
     /// Data the peer asked for that this side did not have yet.
     var waitingForData: Set<ContentHash> = []
-    /// Zones the peer no longer takes part in, with the reason it was told.
-    var revokedZones: [String: String] = [:]
     var keepalive: Keepalive
     var startedAt: ContinuousClock.Instant
     var now: ContinuousClock.Instant

@@ -35,10 +35,15 @@ enum ShareGuest {
         do {
             let agreement = try stream.exchangeHello(
                 Hello(peerID: identity.peerID, capabilities: [.joining, .addresses]))
+            var frames = [frame]
             if agreement.capabilities.contains(.addresses), !advertised.isEmpty {
-                try stream.send(Addresses(Array(advertised.prefix(MessageLimits().maxAddresses))).frame())
+                frames.insert(
+                    Addresses(Array(advertised.prefix(MessageLimits().maxAddresses))).frame(), at: 0)
             }
-            try stream.send(frame)
+            // One write: an owner too busy to take this connection closes it as soon as the
+            // hellos are exchanged, and a second write would fail (broken pipe) before its
+            // "busy" could be read.
+            try stream.send(frames)
             // The owner's session greets every connection with its zone clocks (and its
             // addresses): skip them.
             for _ in 0..<64 {
@@ -46,10 +51,7 @@ enum ShareGuest {
                     throw AcceptError.protocolFailure("the owner closed the connection without answering")
                 }
                 if reply.type == .joinResponse { return try JoinResponse(frame: reply) }
-                if reply.type == .error {
-                    throw AcceptError.protocolFailure(
-                        "the owner ended the connection: \(reply.payload.count) bytes")
-                }
+                if reply.type == .error { throw ended(by: reply) }
             }
             throw AcceptError.protocolFailure("the owner did not answer")
         } catch let error as AcceptError {
@@ -57,5 +59,15 @@ enum ShareGuest {
         } catch {
             throw .protocolFailure("\(error)")
         }
+    }
+
+    /// The owner closed the connection instead of answering: too busy (try again later), or
+    /// for the reason its error frame gives.
+    private static func ended(by frame: Frame) -> AcceptError {
+        guard let error = try? ErrorMessage(frame: frame) else {
+            return .protocolFailure("the owner ended the connection without a readable reason")
+        }
+        if error.code == .busy { return .busy(error.message) }
+        return .protocolFailure("the owner ended the connection (\(error.code)): \(error.message)")
     }
 }

@@ -76,9 +76,7 @@ public enum JoinHandler {
             case .membershipCheck:
                 return [check(try ZoneNotice(frame: frame).zone, of: peer, library: library).frame]
             case .leaveNotice:
-                let zone = try ZoneNotice(frame: frame).zone
-                try? library.privateStore.participantLeft(zone: zone, peer: peer)
-                return [JoinResponse.refused(code: "left", message: "you left share \(zone)").frame]
+                return [leave(try ZoneNotice(frame: frame).zone, by: peer, library: library).frame]
             default:
                 return [JoinResponse.refused(code: "unexpected", message: "unexpected sharing message").frame]
             }
@@ -95,9 +93,7 @@ public enum JoinHandler {
             let title = try store.share(request.zone)?.title ?? ""
             return .accepted(title: title, permission: permission)
         } catch let error as StoreError {
-            if case .unknownZone = error {
-                return .refused(code: "unknown_share", message: "the owner has no share \(request.zone)")
-            }
+            if case .unknownZone = error { return unknownShare(request.zone) }
             return .refused(code: error.code, message: error.description)
         } catch {
             return .refused(code: "internal", message: "the owner could not check the invitation")
@@ -105,21 +101,45 @@ public enum JoinHandler {
     }
 
     /// Whether `peer` still takes part in `zone`: the answer a participant purges on.
+    ///
+    /// Only a participant of the zone (present or removed) learns anything: to every other
+    /// peer the zone does not exist. A removed participant, or one whose share was stopped,
+    /// is told so with the zone ID it asked about, never the title (which may have changed
+    /// since it last saw it).
     static func check(_ zone: String, of peer: PeerID, library: Library) -> JoinResponse {
-        let store = library.privateStore
-        guard let share = try? store.share(zone), share.owner == library.localPeer.description else {
-            return .refused(code: "unknown_share", message: "the owner has no share \(zone)")
+        guard let (share, record) = participation(of: peer, in: zone, library: library) else {
+            return unknownShare(zone)
+        }
+        if record.status == .removed {
+            return .refused(code: "removed", message: "the owner removed you from share \(zone)")
         }
         if share.stopped {
-            return .refused(code: "stopped", message: "the owner stopped sharing \(share.title)")
-        }
-        guard let record = share.participants.first(where: { $0.peer == peer.description }),
-            record.status != .removed
-        else {
-            return .refused(code: "removed", message: "the owner removed you from \(share.title)")
+            return .refused(code: "stopped", message: "the owner stopped share \(zone)")
         }
         return .accepted(
             title: share.title, permission: record.permission == .none ? .readOnly : record.permission)
+    }
+
+    /// `peer` left `zone` (it has purged its copy): recorded as removed. A peer that never
+    /// took part is answered as for a zone that does not exist.
+    static func leave(_ zone: String, by peer: PeerID, library: Library) -> JoinResponse {
+        guard participation(of: peer, in: zone, library: library) != nil else { return unknownShare(zone) }
+        try? library.privateStore.participantLeft(zone: zone, peer: peer)
+        return .refused(code: "left", message: "you left share \(zone)")
+    }
+
+    /// The share `zone` this library owns and `peer`'s record in it, if it has one.
+    private static func participation(
+        of peer: PeerID, in zone: String, library: Library
+    ) -> (ShareInfo, Participant)? {
+        guard let share = try? library.privateStore.share(zone), share.owner == library.localPeer.description,
+            let record = share.participants.first(where: { $0.peer == peer.description })
+        else { return nil }
+        return (share, record)
+    }
+
+    private static func unknownShare(_ zone: String) -> JoinResponse {
+        .refused(code: "unknown_share", message: "the owner has no share \(zone)")
     }
 }
 
@@ -156,6 +176,8 @@ public enum AcceptError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreachable(address: String, reason: String)
     case wrongOwner(address: String, presented: PeerID, expected: PeerID)
     case refused(code: String, message: String)
+    /// The owner serves as many joining connections as it allows: try again later.
+    case busy(String)
     case protocolFailure(String)
     case local(String)
 
@@ -169,6 +191,7 @@ public enum AcceptError: Error, Equatable, Sendable, CustomStringConvertible {
             return
                 "the daemon at \(address) is not the share's owner: it is \(presented), the URL names \(expected)"
         case .refused(_, let message): return "the owner refused: \(message)"
+        case .busy(let message): return "the owner is busy: \(message)"
         case .protocolFailure(let detail): return "accepting failed: \(detail)"
         case .local(let detail): return "accepting failed here: \(detail)"
         }
@@ -182,6 +205,7 @@ public enum AcceptError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreachable: return "owner_unreachable"
         case .wrongOwner: return "wrong_owner"
         case .refused(let code, _): return code
+        case .busy: return "owner_busy"
         case .protocolFailure: return "protocol_error"
         case .local: return "local_error"
         }

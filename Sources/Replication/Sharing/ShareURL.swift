@@ -79,7 +79,8 @@ public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
         let host: String
         let portText: String
         if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":")
+            guard let close = text.firstIndex(of: "]"), close > text.index(after: text.startIndex),
+                text[text.index(after: close)...].hasPrefix(":")
             else {
                 throw .invalid("address", "'\(text)' is not [IPV6]:PORT")
             }

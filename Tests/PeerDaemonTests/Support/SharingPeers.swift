@@ -16,10 +16,13 @@ final class SharingPeer: @unchecked Sendable {
     /// The daemons of the same test, whose logs explain a failure here.
     private var group: [WeakPeer] = []
 
-    init(_ name: String) throws {
+    /// Starts `peershared` for `name`; `config` is written to a config file it reads.
+    init(_ name: String, config: String? = nil) throws {
         self.name = name
-        directory = try TestDirectory()
-        daemon = try DaemonProcess.startReady(in: directory)
+        let directory = try TestDirectory()
+        self.directory = directory
+        let arguments = try config.map { ["--config", try directory.write("peershared.conf", $0)] } ?? []
+        daemon = try DaemonProcess.startReady(in: directory, arguments: arguments)
         let status = try daemon.json("status")
         guard let id = status["peer_id"]?.stringValue, let address = status["listen"]?.stringValue else {
             throw HarnessError("\(name): no peer_id or listen in \(status)")

@@ -74,6 +74,8 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let timeout = CloseCode(rawValue: 6)
     /// The sender failed locally (storage error…).
     public static let internalError = CloseCode(rawValue: 7)
+    /// The sender serves as many such connections as it allows: try again later.
+    public static let busy = CloseCode(rawValue: 8)
 
     public var description: String {
         switch self {
@@ -84,6 +86,7 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .duplicate: return "duplicate connection"
         case .timeout: return "timeout"
         case .internalError: return "internal error"
+        case .busy: return "busy"
         default: return "code \(rawValue)"
         }
     }

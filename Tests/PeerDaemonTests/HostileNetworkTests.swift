@@ -1,0 +1,248 @@
+import ControlProtocol
+import Foundation
+import Glibc
+import Replication
+import Store
+import Testing
+
+/// A real owner and participant daemon syncing a share, and an attacker in the test process:
+/// a stranger with its own valid certificate, a flood of connections that never speak, and
+/// a participant that sends what no daemon would. The owner stays up, gives nothing away,
+/// and the participant keeps syncing.
+@Suite(.onOwnThreads) struct HostileNetworkTests {
+    /// Alice owns a share of `beach.jpg` (tagged "summer") with bob, read-write; both in sync.
+    private static func ownerAndParticipant(
+        ownerConfig: String? = nil
+    ) throws -> (alice: SharingPeer, bob: SharingPeer, shared: SharedPhoto) {
+        let alice = try SharingPeer("alice", config: ownerConfig)
+        let bob = try SharingPeer("bob")
+        for peer in [alice, bob] { peer.join([alice, bob]) }
+        let bytes = randomBytes(4096)
+        let photo = try alice.addPhoto("beach.jpg", bytes: bytes, tags: ["summer"])
+        let created = try alice.json("share", "create", photo, "--title", "Holidays")
+        guard let share = created["share"]?.stringValue, let url = created["url"]?.stringValue else {
+            throw HarnessError("share create answered \(created)")
+        }
+        _ = try alice.json("share", "invite", share, bob.id, "--permission", "read-write")
+        _ = try bob.json("accept", url)
+        for peer in [bob, alice, bob] { try peer.syncWait() }
+        return (alice, bob, SharedPhoto(share: share, url: url, photo: photo, bytes: bytes))
+    }
+
+    private static func peerIDs(listedBy peer: SharingPeer) throws -> [String] {
+        try peer.json("peers").arrayValue?.compactMap { $0["peer_id"]?.stringValue } ?? []
+    }
+
+    /// Alice tags the photo; bob must end up with the tag, through `sync --wait`.
+    private static func tagReachesBob(
+        _ name: String, alice: SharingPeer, bob: SharingPeer, photo: String
+    ) throws {
+        _ = try alice.json("tag", "add", photo, name)
+        try alice.syncWait()
+        try bob.syncWait()
+        let seen = try bob.sees()
+        #expect(seen["beach.jpg"]?.contains(name) == true, "\(seen)")
+    }
+
+    @Test func aStrangerWithItsOwnCertificateLearnsNothingAndLeavesNoTrace() throws {
+        let (alice, bob, shared) = try Self.ownerAndParticipant()
+        let zone = shared.share
+        let stranger = try Attacker()
+
+        // A replication hello: alice's own, an empty list of zones, and goodbye.
+        let frames = Attacker.drain(try stranger.connect(to: alice, guest: false))
+        #expect(frames.map(\.type) == [.zoneClocks, .error])
+        #expect(try frames.first.map { try ZoneClocks(frame: $0).entries.isEmpty } == true)
+        #expect(
+            try frames.last.map { try ErrorMessage(frame: $0) }
+                == ErrorMessage(code: .notMember, message: "not a member of any zone shared here"))
+
+        // As a guest: the share does not exist for it, whatever it asks.
+        func ask(_ frame: Frame) throws -> JoinResponse {
+            try JoinResponse(frame: try stranger.ask(alice, frame))
+        }
+        let noSuchShare = JoinResponse.refused(
+            code: "unknown_share", message: "the owner has no share \(zone)")
+        let unknownZone = "00000000-0000-4000-8000-000000000000"
+        #expect(
+            try ask(ZoneNotice(type: .membershipCheck, zone: unknownZone).frame)
+                == .refused(code: "unknown_share", message: "the owner has no share \(unknownZone)"))
+        #expect(try ask(ZoneNotice(type: .membershipCheck, zone: zone).frame) == noSuchShare)
+        #expect(try ask(ZoneNotice(type: .leaveNotice, zone: zone).frame) == noSuchShare)
+        #expect(
+            try ask(JoinRequest(zone: zone, token: String(repeating: "0", count: 32)).frame)
+                == .refused(
+                    code: "permission_denied",
+                    message: "this share URL has been revoked or is not valid: ask the owner for a new one"))
+        // A change set renaming the shared photo is acknowledged as for a zone it does not
+        // share, and applies nothing.
+        let stamp = Stamp(hlc: HybridLogicalClock().tick(), peer: stranger.identity.peerID)
+        let rename = ChangeSet(
+            zone: zone, since: VectorClock(), until: VectorClock([stranger.identity.peerID: stamp.hlc]),
+            objects: [
+                ObjectChange(
+                    entity: .photo, id: shared.photo,
+                    fields: [FieldChange(field: PhotoField.name, value: .text("stolen.jpg"), stamp: stamp)])
+            ])
+        #expect(
+            try ChangeSetAck(frame: try stranger.ask(alice, ChangeSetMessage(rename).frame()))
+                == ChangeSetAck(zone: zone, clock: VectorClock()))
+
+        try waitUntil("alice to list bob alone in peers") { try Self.peerIDs(listedBy: alice) == [bob.id] }
+        #expect(try alice.participantStatus(bob, in: zone) == "accepted")
+        #expect(try alice.sees() == ["beach.jpg": ["summer"]])
+        try Self.tagReachesBob("after-the-stranger", alice: alice, bob: bob, photo: shared.photo)
+        try alice.stop()
+        try bob.stop()
+    }
+
+    @Test func aFloodOfSilentConnectionsIsBoundedAndTheParticipantKeepsSyncing() throws {
+        let config = "max_incoming_handshakes = 16\nmax_guest_connections = 4\nhandshake_timeout = 30s\n"
+        let (alice, bob, shared) = try Self.ownerAndParticipant(ownerConfig: config)
+        let pid = alice.daemon.pid
+        let before = try ProcessFigures(pid: pid)
+        let attacker = try Attacker()
+
+        // 100 TLS connections that never send a hello and 300 that never send a byte, mixed.
+        var streams: [FrameStream] = []
+        var sockets: [TCPSocket] = []
+        for index in 0..<400 {
+            if index % 4 == 0 {
+                if let stream = try? attacker.tls(to: alice) { streams.append(stream) }
+            } else {
+                sockets.append(try attacker.halfOpen(to: alice))
+            }
+        }
+        var peak = try ProcessFigures(pid: pid)
+        // Alice closed all but a handful at once; the participant keeps syncing meanwhile.
+        // Waits for what the assertion needs: sockets beyond the free slots are closed by the
+        // accept loop as it drains the listen backlog, not all at the same instant.
+        let slotsLeft = max(0, 16 - streams.count)
+        let stillOpen = Self.openAfterClosing(
+            sockets, atLeast: sockets.count - slotsLeft, within: .seconds(20))
+        #expect(streams.count + stillOpen <= 16, "\(streams.count) TLS and \(stillOpen) TCP connections held")
+        try Self.tagReachesBob("during-the-flood", alice: alice, bob: bob, photo: shared.photo)
+        let during = try ProcessFigures(pid: pid)
+        if during.threads > peak.threads { peak = during }
+        print("hostile flood: before \(before); peak \(peak)")
+        #expect(peak.threads <= before.threads + 48, "before: \(before); during the flood: \(peak)")
+
+        // The flood ends: threads and memory go back to about where they were.
+        for stream in streams { stream.connection.close() }
+        streams.removeAll()
+        sockets.removeAll()
+        try waitUntil("alice's threads to go back to \(before)", timeout: .seconds(30)) {
+            try ProcessFigures(pid: pid).threads <= before.threads + 4
+        }
+        try waitUntil("alice's memory to go back to \(before)", timeout: .seconds(30)) {
+            try ProcessFigures(pid: pid).residentKiB <= before.residentKiB + 8 * 1024
+        }
+        print("hostile flood: after \(try ProcessFigures(pid: pid))")
+        #expect(try Self.peerIDs(listedBy: alice) == [bob.id])
+        try Self.tagReachesBob("after-the-flood", alice: alice, bob: bob, photo: shared.photo)
+        try alice.stop()
+        try bob.stop()
+    }
+
+    @Test func aJoinWhileGuestsFillEverySlotIsToldTheOwnerIsBusy() throws {
+        let config = "max_guest_connections = 2\nhandshake_timeout = 60s\n"
+        let alice = try SharingPeer("alice", config: config)
+        let carol = try SharingPeer("carol")
+        for peer in [alice, carol] { peer.join([alice, carol]) }
+        let photo = try alice.addPhoto("beach.jpg", bytes: randomBytes(1000))
+        let created = try alice.json("share", "create", photo, "--public", "read-only")
+        let url = try #require(created["url"]?.stringValue)
+        // Two guests that never ask anything hold both slots.
+        let attacker = try Attacker()
+        var held = try (0..<2).map { _ in try attacker.connect(to: alice, guest: true) }
+        #expect(
+            try carol.refusal("accept", url)
+                == ControlError(
+                    "owner_busy",
+                    "the owner is busy: too many peers are joining or leaving shares here right now: try again later"
+                ))
+        held.removeAll()
+        try waitUntil("carol's accept to go through") { try carol.cli("accept", url).status == 0 }
+        try carol.syncWait()
+        #expect(try carol.sees() == ["beach.jpg": []])
+        try alice.stop()
+        try carol.stop()
+    }
+
+    @Test func aParticipantsForgedAndOversizedFramesEndOnlyItsOwnConnection() throws {
+        let (alice, bob, shared) = try Self.ownerAndParticipant()
+        let zone = shared.share
+        let mallory = try Attacker()
+        _ = try alice.json("share", "invite", zone, mallory.id, "--permission", "read-only")
+        let token = try ShareURL(parsing: shared.url).token
+        #expect(
+            try JoinResponse(frame: try mallory.ask(alice, JoinRequest(zone: zone, token: token).frame))
+                == .accepted(title: "Holidays", permission: .readOnly))
+
+        // On a replication connection: a change set in bob's name, renaming the photo.
+        let stream = try mallory.connect(to: alice, guest: false)
+        var clock: VectorClock?
+        while clock == nil, let frame = try stream.receive() {
+            if frame.type == .zoneClocks {
+                clock = try ZoneClocks(frame: frame).entries.first { $0.zone == zone }?.clock
+            }
+        }
+        let since = try #require(clock, "alice replicates the zone with mallory")
+        try stream.send(ZoneClocks([.init(zone: zone, clock: since)]).frame())
+        let bobID = try PeerID(parsing: bob.id)
+        let stamp = Stamp(hlc: HybridLogicalClock().tick(), peer: bobID)
+        let forged = ChangeSet(
+            zone: zone, since: since, until: since.merged(with: VectorClock([bobID: stamp.hlc])),
+            objects: [
+                ObjectChange(
+                    entity: .photo, id: shared.photo,
+                    fields: [FieldChange(field: PhotoField.name, value: .text("forged.jpg"), stamp: stamp)])
+            ])
+        try stream.send(ChangeSetMessage(forged).frame())
+        var answer: Frame?
+        while answer == nil, let frame = try stream.receive() {
+            if [.changeSetAck, .changeSetNotReady, .error].contains(frame.type) { answer = frame }
+        }
+        #expect(answer?.type == .changeSetAck, "alice answers the set and refuses what is in it")
+        // Then a frame announcing 2 GiB: the connection ends, and only it.
+        try stream.connection.write([0x7F, 0xFF, 0xFF, 0xFF, 0x03])
+        let goodbye = Attacker.drain(stream).compactMap { try? ErrorMessage(frame: $0) }.last
+        #expect(goodbye?.code == .protocolError)
+        #expect(
+            goodbye?.message.contains("frame of 2147483647 bytes exceeds the limit of 16777216 bytes")
+                == true,
+            "\(String(describing: goodbye))")
+        // And a frame of a type nobody assigned.
+        let unknown = try mallory.connect(to: alice, guest: false)
+        try unknown.connection.write([0, 0, 0, 3, 0x7E, 1, 2])
+        let refusal = Attacker.drain(unknown).compactMap { try? ErrorMessage(frame: $0) }.last
+        #expect(refusal?.code == .protocolError, "\(String(describing: refusal))")
+
+        // Nothing forged landed anywhere; alice is up and bob keeps syncing.
+        try Self.tagReachesBob("after-the-forgery", alice: alice, bob: bob, photo: shared.photo)
+        for peer in [alice, bob] {
+            #expect(try peer.sees() == ["beach.jpg": ["after-the-forgery", "summer"]], "\(peer.name)")
+        }
+        try alice.stop()
+        try bob.stop()
+    }
+
+    /// Waits until the other side has closed (or reset) at least `wanted` of `sockets`, or
+    /// `timeout` has passed; returns how many are still open.
+    private static func openAfterClosing(
+        _ sockets: [TCPSocket], atLeast wanted: Int, within timeout: Duration
+    ) -> Int {
+        var open = Set(sockets.map(\.fileDescriptor))
+        let deadline = ContinuousClock.now + timeout
+        while sockets.count - open.count < wanted, ContinuousClock.now < deadline {
+            var entries = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            guard poll(&entries, nfds_t(entries.count), 100) > 0 else { continue }
+            for entry in entries where entry.revents != 0 {
+                var byte: UInt8 = 0
+                let count = recv(entry.fd, &byte, 1, Int32(MSG_DONTWAIT))
+                if count == 0 || (count < 0 && errno != EAGAIN) { open.remove(entry.fd) }
+            }
+        }
+        return open.count
+    }
+}

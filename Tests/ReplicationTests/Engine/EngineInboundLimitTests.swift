@@ -1,0 +1,200 @@
+import Glibc
+import Store
+import Testing
+
+@testable import Replication
+
+/// Incoming connections that anyone can open are bounded: handshakes in number and time,
+/// guests (joining, leaving, checking) in number and time, and strangers leave no record.
+@Suite struct EngineInboundLimitTests {
+    @Test func connectionsOverTheHandshakeLimitAreClosedAtOnceWhileMembersKeepSyncing() async throws {
+        let owner = try EnginePeer("owner") {
+            $0.maxIncomingHandshakes = 3
+            $0.handshakeTimeout = .seconds(120)
+        }
+        let participant = try EnginePeer("participant")
+        let (_, photo) = try shareZone(owner: owner, with: [participant])
+        #expect(await eventually { owner.engine.status(of: participant.peer).connected })
+
+        let address = owner.address
+        let held = try await IOThread.run { try (0..<3).map { _ in try RawSocket.connect(to: address) } }
+        let extra = try await IOThread.run { try (0..<5).map { _ in try RawSocket.connect(to: address) } }
+        for socket in extra {
+            #expect(try await IOThread.run { RawSocket.closedByPeer(socket, within: .seconds(10)) })
+        }
+        for socket in held {
+            #expect(!(try await IOThread.run { RawSocket.closedByPeer(socket, within: .milliseconds(200)) }))
+        }
+        #expect(owner.logged("closing incoming connections at once: 3 handshakes are under way"))
+        // The member's connection does not count: it keeps replicating.
+        _ = try owner.priv.tag(photo: photo, name: "during-the-flood")
+        #expect(
+            await eventually {
+                try participant.shared.photo(photo)?.tags.map(\.name).contains("during-the-flood") == true
+            })
+
+        // Once the held sockets go, a handshake is possible again.
+        for socket in held { socket.shutdown() }
+        participant.engine.disconnect(owner.peer)
+        #expect(await eventually { !owner.engine.status(of: participant.peer).connected }, "cut")
+        #expect(await eventually { owner.engine.status(of: participant.peer).connected }, "reconnected")
+        #expect(owner.logged("closed 5 incoming connections at once while 3 handshakes were under way"))
+    }
+
+    @Test func theTLSHandshakeAndTheHelloMustBeDoneWithinTheHandshakeTimeout() async throws {
+        let owner = try EnginePeer("owner") {
+            $0.handshakeTimeout = .seconds(1)
+            $0.extraAdmission = { _ in true }
+        }
+        let stranger = try RawPeer()
+        // TLS completes, then nothing: the owner's hello, then its goodbye.
+        let stream = try await stranger.connect(to: owner)
+        let (frames, _) = await RawPeer.drain(stream)
+        #expect(frames.map(\.type) == [.hello, .error])
+        #expect(
+            frames.compactMap { try? ErrorMessage(frame: $0) }
+                == [ErrorMessage(code: .timeout, message: "no hello within 1.0 seconds")])
+    }
+
+    @Test func guestsOverTheLimitAreToldBusyAndTheOthersServed() async throws {
+        let owner = try EnginePeer("owner") {
+            $0.maxGuestConnections = 2
+            $0.handshakeTimeout = .seconds(120)
+            // The held guests say nothing: they must outlive a starved test on a loaded machine.
+            $0.session.silenceTimeout = .seconds(120)
+            $0.extraAdmission = { _ in true }
+            $0.onSharingFrame = Guest.answer
+        }
+        let guests = try (0..<3).map { _ in try RawPeer() }
+        let target = owner
+        let held = try await IOThread.run {
+            try guests.prefix(2).map { try Guest.open(as: $0.identity, to: target) }
+        }
+        // Both held guests are in: their zone clocks arrived.
+        for stream in held { #expect(try stream.receive()?.type == .zoneClocks) }
+        let refused = try await IOThread.run { () -> [Frame] in
+            let stream = try Guest.open(as: guests[2].identity, to: target)
+            return RawPeer.drainNow(stream)
+        }
+        #expect(
+            refused.compactMap { try? ErrorMessage(frame: $0) }
+                == [
+                    ErrorMessage(
+                        code: .busy,
+                        message:
+                            "too many peers are joining or leaving shares here right now: try again later")
+                ])
+        // A held guest is still answered.
+        let answer = try await IOThread.run {
+            try Guest.ask(held[0], ZoneNotice(type: .membershipCheck, zone: "z"))
+        }
+        #expect(answer == Guest.theAnswer)
+        for stream in held { stream.connection.close() }
+        // Their slots are free again.
+        #expect(
+            await eventually(timeout: .seconds(20)) {
+                let stream = try Guest.open(as: guests[2].identity, to: target)
+                defer { stream.connection.close() }
+                return try stream.receive()?.type == .zoneClocks
+            })
+    }
+
+    @Test func aGuestThatAsksNothingIsClosedAfterTheHandshakeTimeout() async throws {
+        let owner = try EnginePeer("owner") {
+            $0.handshakeTimeout = .seconds(1)
+            $0.extraAdmission = { _ in true }
+        }
+        let guest = try RawPeer()
+        let target = owner
+        let frames = try await IOThread.run {
+            RawPeer.drainNow(try Guest.open(as: guest.identity, to: target))
+        }
+        #expect(frames.map(\.type).filter { $0 != .ping } == [.zoneClocks, .error])
+        #expect(
+            frames.compactMap { try? ErrorMessage(frame: $0) }
+                == [
+                    ErrorMessage(
+                        code: .timeout,
+                        message: "a joining connection must ask and be answered within 1.0 seconds")
+                ])
+    }
+
+    @Test func strangersThatCameAndWentAreNotListedInPeers() async throws {
+        let owner = try EnginePeer("owner") {
+            $0.extraAdmission = { _ in true }
+            $0.onSharingFrame = Guest.answer
+        }
+        let participant = try EnginePeer("participant")
+        _ = try shareZone(owner: owner, with: [participant])
+        #expect(await eventually { owner.engine.status(of: participant.peer).connected })
+        let guest = try RawPeer()
+        let intruder = try RawPeer()
+        let target = owner
+        let answer = try await IOThread.run {
+            let stream = try Guest.open(as: guest.identity, to: target)
+            defer { stream.connection.close() }
+            return try Guest.ask(stream, ZoneNotice(type: .membershipCheck, zone: "z"))
+        }
+        #expect(answer == Guest.theAnswer)
+        let frames = try await intruder.converse(with: owner) { RawPeer.drainNow($0) }
+        #expect(
+            frames.compactMap { try? ErrorMessage(frame: $0) }
+                == [ErrorMessage(code: .notMember, message: "not a member of any zone shared here")])
+        let strangers: Set<PeerID> = [guest.peer, intruder.peer]
+        #expect(
+            await eventually {
+                owner.engine.state.withLock { state in
+                    !state.connections.values.contains { strangers.contains($0.peer) }
+                }
+            })
+        #expect(owner.engine.peers().map(\.peer) == [participant.peer])
+        #expect(owner.engine.state.withLock { state in strangers.allSatisfy { state.records[$0] == nil } })
+    }
+}
+
+/// Plain TCP connections that never speak, as a flood opens them.
+enum RawSocket {
+    static func connect(to address: PeerAddress) throws -> TCPSocket {
+        try TCPDialer.connect(host: address.host, port: address.port, timeout: .seconds(10))
+    }
+
+    /// True when the other side closes (or resets) the connection before `timeout`.
+    static func closedByPeer(_ socket: TCPSocket, within timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            guard SocketPoll.wait(fd: socket.fileDescriptor, events: Int32(POLLIN), until: deadline) == .ready
+            else { return false }
+            var byte: UInt8 = 0
+            let count = recv(socket.fileDescriptor, &byte, 1, Int32(MSG_DONTWAIT))
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { return true }
+        }
+    }
+}
+
+/// A guest connection, as `ShareGuest` opens it: TLS, a hello that says `joining`.
+enum Guest {
+    static func open(as identity: PeerIdentity, to target: EnginePeer) throws -> FrameStream {
+        let socket = try RawSocket.connect(to: target.address)
+        var configuration = TLSConfiguration.client(identity: identity, expecting: target.peer)
+        configuration.readTimeout = .seconds(20)
+        let stream = FrameStream(
+            connection: try TLSConnection.handshake(over: socket, configuration: configuration))
+        _ = try stream.exchangeHello(Hello(peerID: identity.peerID, capabilities: .joining))
+        return stream
+    }
+
+    /// What the engines of these tests answer to every sharing message (the daemon's
+    /// answers are `JoinHandler`'s, tested on their own).
+    static let theAnswer = JoinResponse.refused(code: "test", message: "answered")
+
+    static func answer(_ frame: Frame, _ peer: PeerID) -> [Frame] { [theAnswer.frame] }
+
+    /// Sends one sharing message and returns the answer, skipping the zone clocks.
+    static func ask(_ stream: FrameStream, _ notice: ZoneNotice) throws -> JoinResponse? {
+        try stream.send(notice.frame)
+        while let frame = try stream.receive() {
+            if frame.type == .joinResponse { return try JoinResponse(frame: frame) }
+        }
+        return nil
+    }
+}
