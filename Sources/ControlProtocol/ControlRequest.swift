@@ -15,6 +15,9 @@ public struct ControlRequest: Sendable, Hashable {
         self.args = args
     }
 
+    /// The deepest nesting of arrays and objects a request line may have.
+    public static let maximumNesting = 32
+
     /// The request as a JSON object.
     public var json: JSON {
         ["id": id, "command": .string(command), "args": .object(args)]
@@ -23,6 +26,16 @@ public struct ControlRequest: Sendable, Hashable {
     /// Parses a request line; on failure, the error carries whatever `id` could be read so
     /// the error response still reaches the right caller.
     public init(line: Data) throws(ControlRequestError) {
+        // Parsing time grows with the cube of the nesting depth: a line of a kilobyte nested
+        // five hundred deep took the daemon seconds. No request needs more than a few levels.
+        guard JSONLine.nestingDepth(of: line) <= Self.maximumNesting else {
+            throw ControlRequestError(
+                id: .null,
+                error: ControlError(
+                    .invalidJSON,
+                    "the request line nests arrays and objects deeper than \(Self.maximumNesting) levels: "
+                        + "no request needs that many"))
+        }
         guard let value = JSONLine.decode(line) else {
             throw ControlRequestError(
                 id: .null,

@@ -27,6 +27,36 @@ public enum JSONLine {
         String(decoding: text(value), as: UTF8.self)
     }
 
+    /// How deeply arrays and objects nest in `line` (outside strings), found in one pass
+    /// without parsing; for malformed text, a bound all the same.
+    public static func nestingDepth(of line: Data) -> Int {
+        var depth = 0
+        var deepest = 0
+        var inString = false
+        var escaped = false
+        for byte in line {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
+    }
+
     /// Parses one line (without its newline); nil when it is not valid JSON.
     public static func decode(_ line: Data) -> JSON? {
         try? JSONDecoder().decode(JSON.self, from: line)
