@@ -54,7 +54,8 @@ enum Migrations {
     /// after the last tagging holds, whichever duplicate each replica linked. `live_links`
     /// is that rule: links that are set and that no later removal in their group overrides
     /// (stamps compared as everywhere: HLC, then peer ID bytes). Every read of a photo's
-    /// tags goes through it.
+    /// tags goes through it. (CROSS JOIN keeps SQLite from scanning every link's stamp for
+    /// each link: the removals looked for are the few unset links of the same photo.)
     ///
     /// `unknown_fields` keeps the values of fields a newer version sent that this one does not
     /// know (their stamps are in `stamps`), so they replicate on and are adopted after an
@@ -75,9 +76,9 @@ enum Migrations {
         LEFT JOIN stamps s ON s.entity = 6 AND s.object = pt.id AND s.field = 3
         LEFT JOIN peers sp ON sp.idx = s.peer
         WHERE pt.linked = 1 AND t.winner IS NOT NULL AND NOT EXISTS (
-            SELECT 1 FROM photo_tags o JOIN tags ot ON ot.id = o.tag_id
-            JOIN stamps so ON so.entity = 6 AND so.object = o.id AND so.field = 3
-            WHERE o.photo_id = pt.photo_id AND o.linked = 0 AND ot.winner = t.winner
+            SELECT 1 FROM photo_tags o CROSS JOIN tags ot CROSS JOIN stamps so
+            WHERE o.photo_id = pt.photo_id AND o.linked = 0 AND ot.id = o.tag_id AND ot.winner = t.winner
+              AND so.entity = 6 AND so.object = o.id AND so.field = 3
               AND (so.hlc > s.hlc OR (so.hlc = s.hlc
                    AND (SELECT peer_id FROM peers WHERE idx = so.peer) > sp.peer_id)));
         """
