@@ -72,6 +72,30 @@ import Testing
         #expect(try participant.canonicalDump(zone: zone) == owner.canonicalDump(zone: zone))
     }
 
+    @Test func aRefusedChangeIsNotClaimedSoItIsSentAgainUntilItsAuthorUndoesIt() throws {
+        // A refusal notice can be lost with its connection (a duplicate replaced, a cut): the
+        // owner's clock must not claim the refused change, or the author never hears again.
+        let pair = try SharedPair()
+        let (owner, participant, zone) = (pair.owner.priv, pair.participant.shared, pair.zone)
+        _ = try participant.tag(photo: pair.photo, name: "night")
+        try Self.lower(pair)
+        let sets = try participant.changes(zone: zone, since: try owner.clock(of: zone))
+        let refusedStamp = try #require(sets.flatMap(\.objects).flatMap(\.fields).map(\.stamp.hlc).min())
+        let report = try owner.apply(sets[0], from: participant.localPeer)
+        #expect(report.refused.count == 2)
+        #expect(report.clockOnly, "nothing committed, yet the clock moved: relays are told")
+        #expect(try owner.clock(of: zone)[participant.localPeer] < refusedStamp)
+        // The notice was lost: the next anti-entropy sends the change again, and it is refused
+        // again (the notice goes out again).
+        let again = try participant.changes(zone: zone, since: try owner.clock(of: zone))
+        #expect(again.flatMap(\.objects).count == 2)
+        // Once the author has undone it, the next round carries only its clock, and the clocks agree.
+        _ = try Self.exchange(pair)
+        #expect(try Self.exchange(pair).isEmpty)
+        #expect(try participant.clock(of: zone) == owner.clock(of: zone))
+        #expect(try participant.canonicalDump(zone: zone) == owner.canonicalDump(zone: zone))
+    }
+
     @Test func aFieldWrittenAgainSinceTheRefusedChangeIsNotUndoneByAnOldRefusal() throws {
         let pair = try SharedPair()
         let (owner, participant, zone) = (pair.owner.priv, pair.participant.shared, pair.zone)

@@ -118,6 +118,15 @@ extension ReplicationEngine {
         }
     }
 
+    /// A zone's clock moved with nothing committed: every connection replicating it checks
+    /// whether its peer now lacks something (at least the new clock).
+    func clockMoved(_ zone: String) {
+        for connection in state.withLock({ Array($0.connections.values) })
+        where connection.status.withLock({ $0.zones.contains(zone) }) {
+            connection.post(.localCommit(zone: zone))
+        }
+    }
+
     /// A store committed: every connection replicating a touched zone pushes, except the one
     /// the changes came from; a membership change is re-read on the loop thread.
     func committed(_ entry: HistoryEntry) {

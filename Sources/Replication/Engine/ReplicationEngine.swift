@@ -54,6 +54,7 @@ public final class ReplicationEngine: @unchecked Sendable {
         loadAddresses()
         for store in library.stores {
             store.observe { [weak self] entry in self?.committed(entry) }
+            store.observeClockMoves { [weak self] zone in self?.clockMoved(zone) }
         }
         let loop = IOThread.start { [self] in runLoop() }
         setup.withLock { $0.loop = loop }

@@ -44,6 +44,12 @@ extension LibraryStore {
                             report.touchedTags = true
                         }
                     } catch let refusal as ChangeRefusal {
+                        if context.checksAhead {
+                            for field in object.fields where field.stamp.peer == sender {
+                                context.refusedLowest[sender] = min(
+                                    context.refusedLowest[sender] ?? .max, field.stamp.hlc)
+                            }
+                        }
                         report.refused.append(
                             Refusal(
                                 entity: object.entity, id: object.id, reason: refusal.reason,
@@ -51,23 +57,35 @@ extension LibraryStore {
                     }
                 }
                 // A participant vouches only for its own changes; the owner, who relays, for
-                // everyone's. A change refused for being stamped too far ahead is not claimed:
-                // should its author fix its clock, what it writes next is not taken as held.
+                // everyone's. A participant's refused change is not claimed: it is sent again
+                // until its author has undone it (a refusal notice lost with its connection is
+                // then sent again), and one refused for being stamped too far ahead leaves the
+                // clock where it was, so that what the author writes once its clock is fixed is
+                // taken.
                 var vouched = sender == owner ? set.until : VectorClock([sender: set.until[sender]])
                 if context.checksAhead {
                     for (peer, hlc) in vouched.entries {
                         if context.refusedAhead[peer] != nil {
                             vouched[peer] = max(current[peer], context.highestTaken[peer] ?? 0)
+                        } else if let lowest = context.refusedLowest[peer] {
+                            vouched[peer] = max(current[peer], min(hlc, context.aheadLimit, lowest - 1))
                         } else {
                             vouched[peer] = min(hlc, context.aheadLimit)
                         }
                     }
                 }
                 try mergeClock(set.zone, with: vouched)
-                if let entry = try tx.finish() { committed.append(entry) }
+                if let entry = try tx.finish() {
+                    committed.append(entry)
+                } else if vouched.entries.contains(where: { $0.value > current[$0.key] }) {
+                    // Only the clock moved (every object refused, or already held): the peers
+                    // this one relays to must hear of it too, or they never agree with it.
+                    report.clockOnly = true
+                }
             }
         }
         notifyCommitted()
+        if report.clockOnly { notifyClockMoved(set.zone) }
         // Data of photos this set deleted (or pointed elsewhere) goes when nothing uses it.
         for hash in report.releasedData { try collectBlob(hash) }
         if report.touchedTags {
@@ -185,6 +203,8 @@ public struct ApplyReport: Sendable, Equatable {
     var touchedTags = false
     /// Data hashes photos of this set no longer refer to (deleted, or pointed elsewhere).
     var releasedData: Set<String> = []
+    /// The set moved the zone's clock without committing any change.
+    var clockOnly = false
 
     public init() {}
 }
@@ -259,6 +279,8 @@ final class ApplyContext {
     /// was not.
     var refusedAhead: [PeerID: UInt64] = [:]
     var highestTaken: [PeerID: UInt64] = [:]
+    /// By author, the lowest stamp of a refused change (at the owner, from a participant).
+    var refusedLowest: [PeerID: UInt64] = [:]
 
     init(zone: String, owner: PeerID, sender: PeerID, aheadLimit: UInt64) {
         self.zone = zone

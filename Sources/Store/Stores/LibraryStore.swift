@@ -18,6 +18,7 @@ public final class LibraryStore: @unchecked Sendable {
     var peerIndex: [PeerID: Int64] = [:]
     var peerByIndex: [Int64: PeerID] = [:]
     private var observers: [@Sendable (HistoryEntry) -> Void] = []
+    private var clockObservers: [@Sendable (String) -> Void] = []
     /// Committed entries not yet given to the observers, in token order.
     var committed: [HistoryEntry] = []
     private var draining = false
@@ -51,6 +52,16 @@ public final class LibraryStore: @unchecked Sendable {
     /// Registers a callback run after every committed transaction (outside the lock).
     public func observe(_ observer: @escaping @Sendable (HistoryEntry) -> Void) {
         lock.withLock { observers.append(observer) }
+    }
+
+    /// Registers a callback run (outside the lock) when a received change set moved a zone's
+    /// clock without committing a change: what replication must pass on as it passes commits.
+    public func observeClockMoves(_ observer: @escaping @Sendable (_ zone: String) -> Void) {
+        lock.withLock { clockObservers.append(observer) }
+    }
+
+    func notifyClockMoved(_ zone: String) {
+        for observer in lock.withLock({ clockObservers }) { observer(zone) }
     }
 
     /// Closes the database; later operations fail with a "closed" error.
