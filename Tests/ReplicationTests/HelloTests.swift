@@ -23,6 +23,31 @@ import Testing
         #expect(try Hello(payload: hello.encodedPayload() + [1, 2, 3]) == hello)
     }
 
+    @Test func theLargestFrameFollowsTheCapabilitiesAndBoundsWhatTheOtherSideSends() throws {
+        let small = Hello(peerID: alice, maximumFrameSize: 65_536)
+        #expect(small.encodedPayload().suffix(4) == [0, 1, 0, 0])
+        #expect(try Hello(frame: small.frame()) == small)
+        // Each side sends at most what the other accepts, and never more than it accepts itself.
+        let big = Hello(peerID: bob, maximumFrameSize: 1 << 20)
+        #expect(
+            try VersionAgreement(local: big, remote: small, authenticatedPeer: alice).sendableFrameSize
+                == 65_536)
+        #expect(
+            try VersionAgreement(local: small, remote: big, authenticatedPeer: bob).sendableFrameSize
+                == 65_536)
+        // A first-version peer says nothing: it accepts the default 16 MiB.
+        let old = Hello(peerID: bob)
+        #expect(try Hello(payload: old.encodedPayload()).maximumFrameSize == nil)
+        #expect(
+            try VersionAgreement(local: big, remote: old, authenticatedPeer: bob).sendableFrameSize == 1 << 20
+        )
+        // A peer asking for tiny frames is held to the smallest workable one.
+        let tiny = Hello(peerID: bob, maximumFrameSize: 10)
+        #expect(
+            try VersionAgreement(local: big, remote: tiny, authenticatedPeer: bob).sendableFrameSize
+                == WireLimits.minimumFrameSize)
+    }
+
     @Test func anythingElseIsRefused() {
         #expect(throws: WireError.badMagic) { try Hello(payload: Array("GET / HTTP/1.1\r\n".utf8)) }
         #expect(throws: WireError.badMagic) { try Hello(payload: [0x50]) }

@@ -20,6 +20,7 @@ final class ReplicationHost: Sendable {
         configuration.maxIncomingHandshakes = limits.maxIncomingHandshakes
         configuration.maxGuestConnections = limits.maxGuestConnections
         configuration.handshakeTimeout = limits.handshakeTimeout
+        configuration.session.maximumFrameSize = limits.maxFrameBytes
         // Anyone may come with a share URL: TLS lets every peer in, the session then keeps
         // members, answers guests (join, leave, check) and drops everyone else.
         configuration.extraAdmission = { _ in true }

@@ -44,7 +44,9 @@ struct DataFetcher: Sendable {
     private var nextRetry: ContinuousClock.Instant?
 
     init(configuration: SessionConfiguration) {
-        chunkSize = max(1, min(configuration.dataChunkSize, configuration.limits.maxChunkBytes))
+        // A chunk comes back in one frame, which must fit the largest frame this side accepts.
+        let fitsAFrame = configuration.maximumFrameSize - 1024
+        chunkSize = max(1, min(configuration.dataChunkSize, configuration.limits.maxChunkBytes, fitsAFrame))
         window = max(1, configuration.dataWindow)
         parallelFiles = max(1, configuration.dataParallelFiles)
         publishBacklog = max(1, configuration.dataPublishBacklog)

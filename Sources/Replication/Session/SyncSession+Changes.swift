@@ -129,7 +129,7 @@ extension SyncSession {
             let after = zone.expected(after: set, localPeer: localPeer)
             if set.objects.isEmpty && expected.dominates(after) { continue }
             let frame = ChangeSetMessage(set).frame()
-            guard frame.bodyLength <= configuration.maximumFrameSize else {
+            guard frame.bodyLength <= sendableFrameSize else {
                 shrinkBatches(id)
                 return
             }
@@ -152,7 +152,7 @@ extension SyncSession {
             out.log(
                 .error,
                 "zone \(id): one transaction's changes exceed the frame limit of "
-                    + "\(configuration.maximumFrameSize) bytes; this zone stops replicating with the peer")
+                    + "\(sendableFrameSize) bytes; this zone stops replicating with the peer")
         } else {
             zone.batchSize = max(1, zone.batchSize / 4)
             zone.dirty = true

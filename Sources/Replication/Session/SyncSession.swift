@@ -47,6 +47,16 @@ public struct SyncSession: Sendable {
     var now: ContinuousClock.Instant
     var out = SessionOutput()
 
+    /// The hello this side sends: its features and the largest frame it accepts.
+    var localHello: Hello {
+        Hello(
+            peerID: localPeer, capabilities: Self.capabilities,
+            maximumFrameSize: configuration.maximumFrameSize)
+    }
+
+    /// The largest frame this side may send the peer (its own limit before the hello).
+    var sendableFrameSize: Int { agreement?.sendableFrameSize ?? configuration.maximumFrameSize }
+
     /// The optional features this build announces in its hello.
     public static let capabilities: Capabilities = [.addresses, .refusalNotices]
 
@@ -75,7 +85,7 @@ public struct SyncSession: Sendable {
         guard state == .idle else { return [] }
         begin(now)
         state = .awaitingHello
-        out.send(Hello(peerID: localPeer, capabilities: Self.capabilities).frame())
+        out.send(localHello.frame())
         return finish()
     }
 
@@ -178,7 +188,7 @@ public struct SyncSession: Sendable {
         do throws(WireError) {
             let hello = try Hello(frame: frame)
             let agreement = try VersionAgreement(
-                local: Hello(peerID: localPeer, capabilities: Self.capabilities), remote: hello,
+                local: localHello, remote: hello,
                 authenticatedPeer: remotePeer)
             self.agreement = agreement
             state = .active

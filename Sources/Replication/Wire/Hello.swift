@@ -17,9 +17,13 @@ public struct Capabilities: OptionSet, Hashable, Sendable {
 /// agree on optional features, and confirm that the wire-level sender is the peer TLS
 /// authenticated. Payload layout, all integers big-endian:
 ///
-///     magic "PSHR" (4) | version (2) | peer ID (32) | capabilities (8) [| later fields]
+///     magic "PSHR" (4) | version (2) | peer ID (32) | capabilities (8)
+///     [| largest frame accepted (4)] [| later fields]
 ///
-/// Bytes after the capabilities are ignored, so that later versions can append fields.
+/// Fields after the capabilities are optional and appended in order; a receiver reads those
+/// it knows and ignores the rest, so that later versions can append fields. The largest frame
+/// the sender accepts tells the receiver how big the frames it sends may be (absent: the
+/// first version's 16 MiB).
 public struct Hello: Equatable, Sendable {
     /// "PSHR": tells a PeerShare hello from anything else that might reach the port.
     public static let magic: [UInt8] = Array("PSHR".utf8)
@@ -34,19 +38,26 @@ public struct Hello: Equatable, Sendable {
     public var version: UInt16
     public var peerID: PeerID
     public var capabilities: Capabilities
+    /// The largest frame body the sender accepts; nil when it does not say (the default).
+    public var maximumFrameSize: Int?
 
-    public init(version: UInt16 = Hello.currentVersion, peerID: PeerID, capabilities: Capabilities = []) {
+    public init(
+        version: UInt16 = Hello.currentVersion, peerID: PeerID, capabilities: Capabilities = [],
+        maximumFrameSize: Int? = nil
+    ) {
         self.version = version
         self.peerID = peerID
         self.capabilities = capabilities
+        self.maximumFrameSize = maximumFrameSize
     }
 
     public func encodedPayload() -> [UInt8] {
-        var writer = BinaryWriter(capacity: Self.encodedSize)
+        var writer = BinaryWriter(capacity: Self.encodedSize + 4)
         writer.writeFixed(Self.magic)
         writer.write(version)
         writer.write(peerID)
         writer.write(capabilities.rawValue)
+        if let maximumFrameSize { writer.write(UInt32(clamping: maximumFrameSize)) }
         return writer.bytes
     }
 
@@ -62,6 +73,7 @@ public struct Hello: Equatable, Sendable {
         version = try reader.readUInt16("hello version")
         peerID = try reader.readPeerID("hello peer ID")
         capabilities = Capabilities(rawValue: try reader.readUInt64("hello capabilities"))
+        maximumFrameSize = reader.remaining >= 4 ? Int(try reader.readUInt32("hello largest frame")) : nil
     }
 
     /// Decodes a frame that must be a hello.

@@ -12,6 +12,9 @@ public struct VersionAgreement: Equatable, Sendable {
     /// What the other side announced, whether or not this side has it: a joining peer says
     /// so here (`Capabilities.joining`).
     public let remoteCapabilities: Capabilities
+    /// The largest frame body this side may send: what the other side accepts (the first
+    /// version's 16 MiB when it does not say), never more than this side's own limit.
+    public let sendableFrameSize: Int
 
     /// Agrees on a version with `remote`, whose TLS identity is `authenticatedPeer`.
     ///
@@ -30,5 +33,10 @@ public struct VersionAgreement: Equatable, Sendable {
         self.version = version
         self.capabilities = local.capabilities.intersection(remote.capabilities)
         self.remoteCapabilities = remote.capabilities
+        let own = local.maximumFrameSize ?? WireLimits.defaultMaximumFrameSize
+        // A peer claiming less than a useful frame is taken at a workable minimum.
+        let theirs = max(
+            remote.maximumFrameSize ?? WireLimits.defaultMaximumFrameSize, WireLimits.minimumFrameSize)
+        self.sendableFrameSize = min(own, theirs)
     }
 }
