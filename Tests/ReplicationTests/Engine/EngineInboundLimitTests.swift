@@ -51,7 +51,9 @@ import Testing
         }
         #expect(counted, "a handshake slot came free")
         #expect(
-            await eventually { owner.logged("incoming connections at once while 3 handshakes were under way") })
+            await eventually {
+                owner.logged("incoming connections at once while 3 handshakes were under way")
+            })
     }
 
     @Test func theTLSHandshakeAndTheHelloMustBeDoneWithinTheHandshakeTimeout() async throws {
