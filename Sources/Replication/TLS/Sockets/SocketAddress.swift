@@ -4,7 +4,7 @@ import Glibc
 enum SocketAddress {
     /// "host:port", with IPv6 literals in brackets, as users type addresses.
     static func display(host: String, port: UInt16) -> String {
-        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        PeerAddress(host: host, port: port).description
     }
 
     /// Resolves `host` to stream socket addresses; `passive` asks for addresses to bind.
