@@ -28,13 +28,13 @@ import Testing
         do {
             let store = try openStore(path, blobs: dir.path + "/blobs")
             photo = try store.addPhoto(name: "kept.jpg", data: (String(repeating: "a", count: 64), 3))
-            try store.read { try store.db.run("INSERT INTO meta (key, value) VALUES ('marker', 'first')") }
+            try store.read { db in try db.run("INSERT INTO meta (key, value) VALUES ('marker', 'first')") }
         }
         let reopened = try openStore(path, blobs: dir.path + "/blobs")
         #expect(try userVersion(path) == Migrations.all.count)
         #expect(try reopened.photo(photo)?.name == "kept.jpg")
-        let marker = try reopened.read {
-            try reopened.db.first("SELECT value FROM meta WHERE key = 'marker'") { $0.string(0) }
+        let marker = try reopened.read { db in
+            try db.first("SELECT value FROM meta WHERE key = 'marker'") { $0.string(0) }
         }
         #expect(marker == "first")
         #expect(try reopened.history().count == 1)

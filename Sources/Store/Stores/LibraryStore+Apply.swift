@@ -8,70 +8,65 @@ import Glibc
 extension LibraryStore {
     public func apply(_ set: ChangeSet, from sender: PeerID) throws -> ApplyReport {
         var report = ApplyReport()
-        try lock.withLock {
-            try transaction {
-                guard let owner = try owner(of: set.zone) else { throw SyncError.unknownZone(set.zone) }
-                let current = try loadClock(set.zone)
-                guard current.dominates(set.since) else {
-                    throw SyncError.notReady(zone: set.zone, have: current, need: set.since)
-                }
-                // The transaction's own stamp only dates its history entry: applied fields keep
-                // the stamps they carry.
-                let tx = Transaction(
-                    store: self, author: .sync(sender),
-                    stamp: Stamp(hlc: HybridLogicalClock.wallMilliseconds() << 16, peer: localPeer))
-                let ordered = set.objects.enumerated().sorted {
-                    ($0.element.entity, $0.offset) < ($1.element.entity, $1.offset)
-                }.map(\.element)
-                let context = ApplyContext(
-                    zone: set.zone, owner: owner, sender: sender,
-                    aheadLimit: limits.aheadLimit(wall: clock.wall()))
-                for object in ordered {
-                    do {
-                        let own = deliverable(object, context)
-                        let (winners, stale, existing) = try merge(own, context)
-                        report.stale += stale + object.fields.count - own.fields.count
-                        report.applied += winners.count
-                        if object.entity == .photo, let hash = try releasedData(object.id, by: winners) {
-                            report.releasedData.insert(hash)
-                        }
-                        try tx.write(object.entity, object.id, zone: set.zone, winners, existing: existing)
-                        if !winners.isEmpty { context.noteInZone(object.entity, object.id) }
-                        if object.entity == .share || object.entity == .participant {
-                            context.permissions = [:]
-                        }
-                        if !winners.isEmpty && (object.entity == .tag || object.entity == .link) {
-                            report.touchedTags = true
-                        }
-                    } catch let refusal as ChangeRefusal {
-                        report.refused.append(
-                            Refusal(
-                                entity: object.entity, id: object.id, reason: refusal.reason,
-                                fields: object.fields.map { FieldStamp(code: $0.field, stamp: $0.stamp) }))
-                    }
-                }
-                // A participant vouches only for its own changes; the owner, who relays, for
-                // everyone's. A change refused for being stamped too far ahead is not claimed:
-                // should its author fix its clock, what it writes next is not taken as held.
-                var vouched = sender == owner ? set.until : VectorClock([sender: set.until[sender]])
-                if context.checksAhead {
-                    for (peer, hlc) in vouched.entries {
-                        if context.refusedAhead[peer] != nil {
-                            vouched[peer] = max(current[peer], context.highestTaken[peer] ?? 0)
-                        } else {
-                            vouched[peer] = min(hlc, context.aheadLimit)
-                        }
-                    }
-                }
-                try mergeClock(set.zone, with: vouched)
-                if let entry = try tx.finish() { committed.append(entry) }
+        // The transaction's own stamp only dates its history entry: applied fields keep the
+        // stamps they carry.
+        let stamp = Stamp(hlc: HybridLogicalClock.wallMilliseconds() << 16, peer: localPeer)
+        try write(author: .sync(sender), stamp: stamp) { tx in
+            let db = tx.db
+            guard let owner = try owner(of: set.zone, db) else { throw SyncError.unknownZone(set.zone) }
+            let current = try loadClock(set.zone, db)
+            guard current.dominates(set.since) else {
+                throw SyncError.notReady(zone: set.zone, have: current, need: set.since)
             }
+            let ordered = set.objects.enumerated().sorted {
+                ($0.element.entity, $0.offset) < ($1.element.entity, $1.offset)
+            }.map(\.element)
+            let context = ApplyContext(
+                zone: set.zone, owner: owner, sender: sender,
+                aheadLimit: limits.aheadLimit(wall: clock.wall()))
+            for object in ordered {
+                do {
+                    let own = deliverable(object, context)
+                    let (winners, stale, existing) = try merge(own, context, db)
+                    report.stale += stale + object.fields.count - own.fields.count
+                    report.applied += winners.count
+                    if object.entity == .photo, let hash = try releasedData(object.id, by: winners, db) {
+                        report.releasedData.insert(hash)
+                    }
+                    try tx.write(object.entity, object.id, zone: set.zone, winners, existing: existing)
+                    if !winners.isEmpty { context.noteInZone(object.entity, object.id) }
+                    if object.entity == .share || object.entity == .participant {
+                        context.permissions = [:]
+                    }
+                    if !winners.isEmpty && (object.entity == .tag || object.entity == .link) {
+                        report.touchedTags = true
+                    }
+                } catch let refusal as ChangeRefusal {
+                    report.refused.append(
+                        Refusal(
+                            entity: object.entity, id: object.id, reason: refusal.reason,
+                            fields: object.fields.map { FieldStamp(code: $0.field, stamp: $0.stamp) }))
+                }
+            }
+            // A participant vouches only for its own changes; the owner, who relays, for
+            // everyone's. A change refused for being stamped too far ahead is not claimed:
+            // should its author fix its clock, what it writes next is not taken as held.
+            var vouched = sender == owner ? set.until : VectorClock([sender: set.until[sender]])
+            if context.checksAhead {
+                for (peer, hlc) in vouched.entries {
+                    if context.refusedAhead[peer] != nil {
+                        vouched[peer] = max(current[peer], context.highestTaken[peer] ?? 0)
+                    } else {
+                        vouched[peer] = min(hlc, context.aheadLimit)
+                    }
+                }
+            }
+            try mergeClock(set.zone, with: vouched, db)
         }
-        notifyCommitted()
         // Data of photos this set deleted (or pointed elsewhere) goes when nothing uses it.
         for hash in report.releasedData { try collectBlob(hash) }
         if report.touchedTags {
-            let canWrite = try read { try permission(of: localPeer, in: set.zone) == .readWrite }
+            let canWrite = try read { db in try permission(of: localPeer, in: set.zone, db) == .readWrite }
             if canWrite { report.deduplicated = try deduplicate(zone: set.zone) }
         }
         return report
@@ -79,7 +74,9 @@ extension LibraryStore {
 
     /// The data hash a photo refers to before `winners` are written, when they delete the
     /// photo or point it at other data.
-    private func releasedData(_ photo: String, by winners: [(UInt8, SQLValue, Stamp)]) throws -> String? {
+    private func releasedData(_ photo: String, by winners: [(UInt8, SQLValue, Stamp)], _ db: Database) throws
+        -> String?
+    {
         let releases = winners.contains { code, value, _ in
             (code == Entity.deletedField && value != .integer(0)) || code == PhotoField.dataHash
         }
@@ -88,35 +85,35 @@ extension LibraryStore {
             ?? nil
     }
 
-    private func mergeClock(_ zone: String, with until: VectorClock) throws {
+    private func mergeClock(_ zone: String, with until: VectorClock, _ db: Database) throws {
         for (peer, hlc) in until.entries {
             try db.run(
                 """
                 INSERT INTO clocks (zone, peer, hlc) VALUES (?, ?, ?)
                 ON CONFLICT (zone, peer) DO UPDATE SET hlc = max(hlc, excluded.hlc)
-                """, zone, try index(of: peer), hlc)
+                """, zone, try index(of: peer, db), hlc)
         }
     }
 
     /// Decides which fields of `object` win against what the store holds; throws a
     /// `ChangeRefusal` when the object must be refused as a whole.
     private func merge(
-        _ object: ObjectChange, _ context: ApplyContext
+        _ object: ObjectChange, _ context: ApplyContext, _ db: Database
     ) throws -> ([(UInt8, SQLValue, Stamp)], Int, Int64?) {
         let entity = object.entity
         guard !object.fields.isEmpty else { return ([], 0, nil) }
-        try checkAuthors(object, context)
+        try checkAuthors(object, context, db)
         var row = try db.first(EntitySQL.row(entity), object.id) { row in
             (0..<(entity.fields.count + 2)).map { row.value($0) }
         }
         if let existing = row, case .text(let otherZone) = existing[0], otherZone != context.zone {
             // The owner may move an object between its zones (stopped, then shared again):
             // the stale copy of the old zone gives way. Anyone else is refused.
-            guard context.sender == context.owner, try owner(of: otherZone) == context.owner else {
+            guard context.sender == context.owner, try owner(of: otherZone, db) == context.owner else {
                 throw ChangeRefusal("the object belongs to another zone")
             }
             try db.run(EntitySQL.delete(entity), object.id)
-            try forgetStamps(entity, object.id)
+            try Self.forgetStamps(entity, object.id, db)
             row = nil
         }
         // At most one stamp per field: a short list beats a dictionary.
@@ -125,7 +122,7 @@ extension LibraryStore {
             "SELECT field, peer, hlc FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue),
             object.id
         ) {
-            if let peer = peerByIndex[$0.int64(1)] {
+            if let peer = peer(numbered: $0.int64(1), db) {
                 stamps.append((UInt8($0.int(0)), Stamp(hlc: $0.uint64(2), peer: peer)))
             }
         }
@@ -152,7 +149,7 @@ extension LibraryStore {
         }
         if row == nil {
             try checkComplete(object)
-            try checkReferences(object, context)
+            try checkReferences(object, context, db)
         }
         var winners: [(UInt8, SQLValue, Stamp)] = []
         winners.reserveCapacity(object.fields.count)

@@ -2,7 +2,7 @@
 /// and whether duplicates were cleaned up, so two replicas can be compared line by line.
 extension LibraryStore {
     public func canonicalDump(zone: String) throws -> String {
-        try read {
+        try read { db in
             var lines: [String] = []
             try db.forEach("SELECT owner, title, public_permission, deleted FROM shares WHERE id = ?", zone) {
                 lines.append(

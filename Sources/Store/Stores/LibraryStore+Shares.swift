@@ -12,7 +12,7 @@ extension LibraryStore {
         }
         let zone = ids.next()
         try writeThenDeduplicate([Self.defaultZone, zone]) { tx in
-            try createZone(zone, owner: localPeer)
+            try createZone(zone, owner: localPeer, tx.db)
             try tx.set(
                 .share, zone, zone: zone,
                 [
@@ -58,7 +58,7 @@ extension LibraryStore {
 
     /// A participant's record in this store, if any.
     public func participant(zone: String, peer: PeerID) throws -> Participant? {
-        try read {
+        try read { db in
             try db.first(
                 "SELECT peer, permission, status FROM participants WHERE id = ? AND deleted = 0",
                 Self.participantID(zone: zone, peer: peer)
@@ -70,7 +70,7 @@ extension LibraryStore {
     /// contact) and moves the owner's objects back to the default zone, or deletes them.
     public func stopShare(_ zone: String, purge: Bool) throws {
         try requireOwnedLiveShare(zone)
-        let hashes = try read {
+        let hashes = try read { db in
             try db.query("SELECT DISTINCT data_hash FROM photos WHERE zone = ?", zone) {
                 $0.optionalString(0)
             }
@@ -91,15 +91,15 @@ extension LibraryStore {
     /// `address` (HOST:PORT).
     public func prepareParticipantZone(_ zone: String, owner: PeerID, address: String? = nil) throws {
         guard kind == .shared else { throw StoreError.invalid("accepted shares live in the shared store") }
-        try write(author: .local) { _ in
-            try createZone(zone, owner: owner)
-            if let address { try db.run("UPDATE zones SET address = ? WHERE id = ?", address, zone) }
+        try write(author: .local) { tx in
+            try createZone(zone, owner: owner, tx.db)
+            if let address { try tx.db.run("UPDATE zones SET address = ? WHERE id = ?", address, zone) }
         }
     }
 
     /// Zones of this store with their owner and the owner's address, where known.
     public func zoneOwners() throws -> [(zone: String, owner: String, address: String?)] {
-        try read {
+        try read { db in
             try db.query("SELECT id, owner, address FROM zones WHERE id != ? ORDER BY id", Self.defaultZone) {
                 ($0.string(0), $0.string(1), $0.optionalString(2))
             }
@@ -108,7 +108,7 @@ extension LibraryStore {
 
     /// Every share record this store holds.
     public func shares() throws -> [ShareInfo] {
-        try read {
+        try read { db in
             let rows = try db.query(
                 """
                 SELECT z.id, z.owner, s.title, s.public_permission, s.deleted FROM zones z
@@ -139,15 +139,17 @@ extension LibraryStore {
     }
 
     private func requireOwnedLiveShare(_ zone: String) throws {
-        try read {
-            guard let owner = try owner(of: zone), zone != Self.defaultZone else {
+        try read { db in
+            guard let owner = try owner(of: zone, db), zone != Self.defaultZone else {
                 throw StoreError.unknownZone(zone)
             }
             guard owner == localPeer else {
                 throw StoreError.permissionDenied(
                     "only the share's owner can change its membership or add photos to it")
             }
-            if try isStopped(zone) { throw StoreError.invalid("share \(zone.prefix(8)) has been stopped") }
+            if try isStopped(zone, db) {
+                throw StoreError.invalid("share \(zone.prefix(8)) has been stopped")
+            }
         }
     }
 }

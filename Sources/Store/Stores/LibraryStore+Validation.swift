@@ -13,7 +13,7 @@ extension LibraryStore {
     }
 
     /// Refuses an object whose fields were written by someone without the right to.
-    func checkAuthors(_ object: ObjectChange, _ context: ApplyContext) throws {
+    func checkAuthors(_ object: ObjectChange, _ context: ApplyContext, _ db: Database) throws {
         switch object.entity {
         case .share:
             guard object.id == context.zone else { throw ChangeRefusal("share record of another zone") }
@@ -33,7 +33,7 @@ extension LibraryStore {
             for (i, field) in object.fields.enumerated() {
                 let author = field.stamp.peer
                 if object.fields[..<i].contains(where: { $0.stamp.peer == author }) { continue }
-                if try !mayHaveWritten(author, context) {
+                if try !mayHaveWritten(author, context, db) {
                     throw ChangeRefusal("\(author.short) may not write to this share")
                 }
             }
@@ -45,9 +45,11 @@ extension LibraryStore {
     /// each change when it arrived and relays only what it accepted, the author must be the
     /// owner or someone who has been a participant: a change made before its author left or
     /// lost write access stays valid, so every replica keeps the same history of the zone.
-    private func mayHaveWritten(_ author: PeerID, _ context: ApplyContext) throws -> Bool {
+    private func mayHaveWritten(_ author: PeerID, _ context: ApplyContext, _ db: Database) throws -> Bool {
         if author == context.owner { return true }
-        if context.sender != context.owner { return try cachedPermission(of: author, context) == .readWrite }
+        if context.sender != context.owner {
+            return try cachedPermission(of: author, context, db) == .readWrite
+        }
         if let known = context.permissions[author] { return known != .none }
         let record = try db.first(
             "SELECT 1 FROM participants WHERE id = ?", Self.participantID(zone: context.zone, peer: author)
@@ -57,9 +59,12 @@ extension LibraryStore {
         return verdict != .none
     }
 
-    private func cachedPermission(of author: PeerID, _ context: ApplyContext) throws -> Permission {
+    private func cachedPermission(of author: PeerID, _ context: ApplyContext, _ db: Database) throws
+        -> Permission
+    {
         if let known = context.permissions[author] { return known }
-        let permission = author == context.owner ? .readWrite : try permission(of: author, in: context.zone)
+        let permission =
+            author == context.owner ? .readWrite : try permission(of: author, in: context.zone, db)
         context.permissions[author] = permission
         return permission
     }
@@ -124,7 +129,7 @@ extension LibraryStore {
     }
 
     /// Refuses a new object that points at a photo or tag the zone does not hold.
-    func checkReferences(_ object: ObjectChange, _ context: ApplyContext) throws {
+    func checkReferences(_ object: ObjectChange, _ context: ApplyContext, _ db: Database) throws {
         func value(_ code: UInt8) -> String? {
             object.fields.first { $0.field == code }.flatMap { text($0.value) }
         }

@@ -1,7 +1,12 @@
 /// One write transaction in progress: writes fields with their stamps, remembers what it
 /// touched for history, clocks and tag winners, and settles all three when it finishes.
+///
+/// Only `LibraryStore.write` makes one, under the store's lock, and hands it to its closure:
+/// `db`, the connection, is reachable only there.
 final class Transaction {
     unowned let store: LibraryStore
+    /// The store's connection, for the statements of this transaction.
+    let db: Database
     let author: HistoryAuthor
     /// The stamp of this transaction's own (local) changes.
     let stamp: Stamp
@@ -12,13 +17,12 @@ final class Transaction {
     private var localZones: Set<String> = []
     private var touchedTagNames: [String: Set<String>] = [:]
 
-    init(store: LibraryStore, author: HistoryAuthor, stamp: Stamp) {
+    init(store: LibraryStore, db: Database, author: HistoryAuthor, stamp: Stamp) {
         self.store = store
+        self.db = db
         self.author = author
         self.stamp = stamp
     }
-
-    var db: Database { store.db }
 
     /// Writes `values` as a local change of this peer, stamped with the transaction's stamp,
     /// which must be above the stamps it overwrites (it is, unless a peer's clock is further
@@ -37,7 +41,7 @@ final class Transaction {
         try db.forEach(
             "SELECT field, peer, hlc FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), id
         ) { row in
-            guard codes.contains(UInt8(row.int(0))), let peer = store.peerByIndex[row.int64(1)] else {
+            guard codes.contains(UInt8(row.int(0))), let peer = store.peer(numbered: row.int64(1), db) else {
                 return
             }
             let existing = Stamp(hlc: row.uint64(2), peer: peer)
@@ -97,7 +101,7 @@ final class Transaction {
             }
         }
         try db.run(Self.upsertSQL(entity, mask), sqlValues: bindings)
-        if !unknown.isEmpty { try store.writeUnknownFields(entity, id, zone: zone, unknown) }
+        if !unknown.isEmpty { try LibraryStore.writeUnknownFields(entity, id, zone: zone, unknown, db) }
         var stampBindings: [SQLValue] = []
         stampBindings.reserveCapacity(values.count * 6)
         var lastPeer: (PeerID, Int64)?
@@ -106,7 +110,7 @@ final class Transaction {
             if let (known, index) = lastPeer, known == stamp.peer {
                 peer = index
             } else {
-                peer = try store.index(of: stamp.peer)
+                peer = try store.index(of: stamp.peer, db)
                 lastPeer = (stamp.peer, peer)
             }
             stampBindings.append(.integer(Int64(entity.rawValue)))
@@ -198,9 +202,9 @@ final class Transaction {
     /// Settles derived state and history; returns the history entry if anything changed.
     func finish() throws -> HistoryEntry? {
         for (zone, names) in touchedTagNames {
-            for name in names { try store.recomputeWinners(zone: zone, name: name) }
+            for name in names { try LibraryStore.recomputeWinners(zone: zone, name: name, db) }
         }
-        let selfIndex = try store.index(of: store.localPeer)
+        let selfIndex = try store.index(of: store.localPeer, db)
         for zone in localZones {
             try db.run(
                 """
