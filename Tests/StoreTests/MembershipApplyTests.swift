@@ -126,7 +126,7 @@ import Testing
         #expect(report.applied == 1)
         #expect(
             try f.owner.participant(zone: f.zone, peer: f.sender)
-                == Participant(peer: f.sender.description, permission: permission, status: .removed))
+                == Participant(peer: f.sender, permission: permission, status: .removed))
         #expect(try f.owner.participant(zone: f.zone, peer: f.other.peer)?.status == .accepted)
 
         // Having left, it may no longer write.

@@ -56,7 +56,7 @@ extension ShareJoiner {
     /// again, so that the zone starts afresh on the connection).
     public static func discardRevokedCopy(of zone: String, library: Library) throws -> Bool {
         guard let copy = try library.sharedStore.share(zone) else { return false }
-        let me = library.localPeer.description
+        let me = library.localPeer
         let removed = copy.participants.first { $0.peer == me }?.status == .removed
         guard copy.stopped || removed else { return false }
         try library.sharedStore.purge(zone: zone)
@@ -107,13 +107,13 @@ public enum JoinHandler {
     /// Whether `peer` still takes part in `zone`: the answer a participant purges on.
     static func check(_ zone: String, of peer: PeerID, library: Library) -> JoinResponse {
         let store = library.privateStore
-        guard let share = try? store.share(zone), share.owner == library.localPeer.description else {
+        guard let share = try? store.share(zone), share.owner == library.localPeer else {
             return .refused(code: "unknown_share", message: "the owner has no share \(zone)")
         }
         if share.stopped {
             return .refused(code: "stopped", message: "the owner stopped sharing \(share.title)")
         }
-        guard let record = share.participants.first(where: { $0.peer == peer.description }),
+        guard let record = share.participants.first(where: { $0.peer == peer }),
             record.status != .removed
         else {
             return .refused(code: "removed", message: "the owner removed you from \(share.title)")

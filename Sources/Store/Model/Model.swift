@@ -64,7 +64,7 @@ public struct TagSummary: Hashable, Sendable {
 public struct ShareInfo: Hashable, Sendable {
     public let zone: String
     public let store: StoreKind
-    public let owner: String
+    public let owner: PeerID
     public let title: String
     public let publicPermission: Permission
     public let stopped: Bool
@@ -73,7 +73,29 @@ public struct ShareInfo: Hashable, Sendable {
 
 /// One participant of a share.
 public struct Participant: Hashable, Sendable {
-    public let peer: String
+    public let peer: PeerID
     public let permission: Permission
     public let status: ParticipantStatus
+}
+
+/// A zone this store holds: its ID, its owner, and where the owner listens when this store
+/// knows it (the HOST:PORT of the share's URL, or the one the owner last gave).
+public struct ZoneRecord: Hashable, Sendable {
+    public let id: String
+    public let owner: PeerID
+    public let address: String?
+}
+
+/// A share this participant left whose owner has not been told yet.
+public struct Departure: Hashable, Sendable {
+    public let zone: String
+    public let owner: PeerID
+    /// Where the owner listened when the share was left (HOST:PORT), if known.
+    public let address: String?
+}
+
+/// Where a member of this store's zones said it listens (HOST:PORT), on its connections.
+public struct MemberAddress: Hashable, Sendable {
+    public let peer: PeerID
+    public let address: String
 }

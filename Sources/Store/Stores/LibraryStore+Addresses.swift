@@ -37,11 +37,11 @@ extension LibraryStore {
     }
 
     /// The addresses of the participants of shares this store owns, as they last gave them.
-    public func participantAddresses() throws -> [(peer: String, address: String)] {
+    public func participantAddresses() throws -> [MemberAddress] {
         try read { db in
-            try db.query("SELECT peer, address FROM peer_addresses ORDER BY peer") {
-                ($0.string(0), $0.string(1))
-            }
+            try db.query("SELECT peer, address FROM peer_addresses ORDER BY peer") { row in
+                (try? PeerID(parsing: row.string(0))).map { MemberAddress(peer: $0, address: row.string(1)) }
+            }.compactMap { $0 }
         }
     }
 }

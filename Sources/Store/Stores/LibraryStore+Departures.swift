@@ -25,12 +25,14 @@ extension LibraryStore {
         }
     }
 
-    /// Every departure not yet acknowledged: zone, owner and the owner's address.
-    public func pendingDepartures() throws -> [(zone: String, owner: String, address: String?)] {
+    /// Every departure not yet acknowledged, by zone.
+    public func pendingDepartures() throws -> [Departure] {
         try read { db in
-            try db.query("SELECT zone, owner, address FROM departures ORDER BY zone") {
-                ($0.string(0), $0.string(1), $0.optionalString(2))
-            }
+            try db.query("SELECT zone, owner, address FROM departures ORDER BY zone") { row in
+                (try? PeerID(parsing: row.string(1))).map {
+                    Departure(zone: row.string(0), owner: $0, address: row.optionalString(2))
+                }
+            }.compactMap { $0 }
         }
     }
 

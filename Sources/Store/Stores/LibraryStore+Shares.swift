@@ -62,7 +62,7 @@ extension LibraryStore {
             try db.first(
                 "SELECT peer, permission, status FROM participants WHERE id = ? AND deleted = 0",
                 Self.participantID(zone: zone, peer: peer)
-            ) { makeParticipant($0) }
+            ) { makeParticipant($0) } ?? nil
         }
     }
 
@@ -97,13 +97,22 @@ extension LibraryStore {
         }
     }
 
-    /// Zones of this store with their owner and the owner's address, where known.
-    public func zoneOwners() throws -> [(zone: String, owner: String, address: String?)] {
+    /// Zones of this store but the default one, with their owner and the owner's address
+    /// where known, by ID.
+    public func zoneOwners() throws -> [ZoneRecord] {
         try read { db in
-            try db.query("SELECT id, owner, address FROM zones WHERE id != ? ORDER BY id", Self.defaultZone) {
-                ($0.string(0), $0.string(1), $0.optionalString(2))
-            }
+            try db.query(
+                "SELECT id, owner, address FROM zones WHERE id != ? ORDER BY id", Self.defaultZone,
+                map: Self.zoneRecord
+            ).compactMap { $0 }
         }
+    }
+
+    /// A `zones` row (id, owner, address); nil for an owner that is not a peer ID, which
+    /// this store never writes.
+    static func zoneRecord(_ row: Row) -> ZoneRecord? {
+        guard let owner = try? PeerID(parsing: row.string(1)) else { return nil }
+        return ZoneRecord(id: row.string(0), owner: owner, address: row.optionalString(2))
     }
 
     /// Every share record this store holds.
@@ -114,12 +123,16 @@ extension LibraryStore {
                 SELECT z.id, z.owner, s.title, s.public_permission, s.deleted FROM zones z
                 LEFT JOIN shares s ON s.id = z.id WHERE z.id != ? ORDER BY z.created_at, z.id
                 """, Self.defaultZone
-            ) { ($0.string(0), $0.string(1), $0.optionalString(2), $0.optionalString(3), $0.int64(4)) }
-            return try rows.map { row in
+            ) { row in
+                (try? PeerID(parsing: row.string(1))).map {
+                    (row.string(0), $0, row.optionalString(2), row.optionalString(3), row.int64(4))
+                }
+            }
+            return try rows.compactMap { $0 }.map { row in
                 let participants = try db.query(
                     "SELECT peer, permission, status FROM participants WHERE zone = ? AND deleted = 0 ORDER BY peer",
                     row.0
-                ) { makeParticipant($0) }
+                ) { makeParticipant($0) }.compactMap { $0 }
                 return ShareInfo(
                     zone: row.0, store: kind, owner: row.1, title: row.2 ?? "",
                     publicPermission: row.3.flatMap(Permission.init(rawValue:)) ?? .none, stopped: row.4 != 0,
@@ -132,9 +145,12 @@ extension LibraryStore {
         try shares().first { $0.zone == zone }
     }
 
-    private func makeParticipant(_ row: Row) -> Participant {
-        Participant(
-            peer: row.string(0), permission: Permission(rawValue: row.optionalString(1) ?? "") ?? .none,
+    /// A participant row (peer, permission, status); nil for a peer that is not a peer ID,
+    /// which validation keeps out of the store.
+    private func makeParticipant(_ row: Row) -> Participant? {
+        guard let peer = try? PeerID(parsing: row.string(0)) else { return nil }
+        return Participant(
+            peer: peer, permission: Permission(rawValue: row.optionalString(1) ?? "") ?? .none,
             status: ParticipantStatus(rawValue: row.optionalString(2) ?? "") ?? .pending)
     }
 

@@ -7,12 +7,11 @@ extension LibraryStore {
             Int64(HybridLogicalClock.wallMilliseconds()))
     }
 
-    /// Zones this store holds, with their owners.
-    public func zones() throws -> [(id: String, owner: String)] {
+    /// Zones this store holds (the default one too), with their owners, oldest first.
+    public func zones() throws -> [ZoneRecord] {
         try read { db in
-            try db.query("SELECT id, owner FROM zones ORDER BY created_at, id") {
-                ($0.string(0), $0.string(1))
-            }
+            try db.query("SELECT id, owner, address FROM zones ORDER BY created_at, id", map: Self.zoneRecord)
+                .compactMap { $0 }
         }
     }
 
