@@ -86,7 +86,8 @@ import Testing
         try store.write(author: .local) { tx in
             try tx.db.run("UPDATE photos SET thumbnail = NULL WHERE id = ?", photo)
             try LibraryStore.writeUnknownFields(
-                .photo, photo, zone: LibraryStore.defaultZone, [(PhotoField.thumbnail, .blob([1, 2, 3]))],
+                .photo, photo, zone: LibraryStore.defaultZone,
+                [(PhotoField.thumbnail.code, .blob([1, 2, 3]))],
                 tx.db)
         }
         #expect(try store.photo(photo)?.thumbnailSize == 0)

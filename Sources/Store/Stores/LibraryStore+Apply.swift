@@ -78,7 +78,7 @@ extension LibraryStore {
         -> String?
     {
         let releases = winners.contains { code, value, _ in
-            (code == Entity.deletedField && value != .integer(0)) || code == PhotoField.dataHash
+            (code == Entity.deletedField && value != .integer(0)) || code == PhotoField.dataHash.code
         }
         guard releases else { return nil }
         return try db.first("SELECT data_hash FROM photos WHERE id = ?", photo) { $0.optionalString(0) }
@@ -139,8 +139,7 @@ extension LibraryStore {
             }
             try checkStamp(field.stamp, context)
             try validate(field, of: entity, context: context)
-            if let row, immutable.contains(field.field),
-                let index = entity.fields.firstIndex(where: { $0.code == field.field }),
+            if let row, immutable.contains(field.field), let index = entity.position(of: field.field),
                 row[index + 2] != .null, row[index + 2] != field.value
             {
                 throw ChangeRefusal(

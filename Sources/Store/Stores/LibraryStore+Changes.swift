@@ -111,7 +111,7 @@ extension LibraryStore {
                 if pending.field == Entity.deletedField {
                     return FieldChange(field: pending.field, value: row[0], stamp: pending.stamp)
                 }
-                guard let index = entity.fields.firstIndex(where: { $0.code == pending.field }) else {
+                guard let index = entity.position(of: pending.field) else {
                     // A newer version's field, kept for it.
                     guard let kept = try? Self.unknownFieldValue(entity, key.id, code: pending.field, db)
                     else {

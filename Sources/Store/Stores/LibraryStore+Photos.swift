@@ -17,7 +17,7 @@ extension LibraryStore {
         try requireZone(zone)
         try requireWriteUnlessDefault(zone, action: "add a photo")
         try write(author: .local) { tx in
-            var values: [(UInt8, SQLValue)] = [
+            var values: [(EntityField, SQLValue)] = [
                 (PhotoField.name, .text(name)), (PhotoField.uniqueName, .text(ids.next())),
                 (PhotoField.createdAt, .integer(Int64(HybridLogicalClock.physical(of: tx.stamp.hlc)))),
                 (PhotoField.dataHash, .text(data.hash)), (PhotoField.dataSize, .integer(data.size)),

@@ -40,7 +40,7 @@ extension LibraryStore {
             let value: SQLValue?
             if code == Entity.deletedField {
                 value = row[1]
-            } else if let index = entity.fields.firstIndex(where: { $0.code == code }) {
+            } else if let index = entity.position(of: code) {
                 value = row[index + 2]
             } else {
                 value = try Self.unknownFieldValue(entity, id, code: code, db)

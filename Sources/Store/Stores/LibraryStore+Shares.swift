@@ -43,7 +43,7 @@ extension LibraryStore {
         guard peer != localPeer else {
             throw StoreError.invalid("you own this share; you cannot be its participant")
         }
-        var values: [(UInt8, SQLValue)] = [(ParticipantField.peer, .text(peer.description))]
+        var values: [(EntityField, SQLValue)] = [(ParticipantField.peer, .text(peer.description))]
         if let permission {
             guard permission != .none else {
                 throw StoreError.invalid("a participant's permission is read-only or read-write")

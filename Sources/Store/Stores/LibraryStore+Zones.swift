@@ -80,7 +80,7 @@ extension LibraryStore {
             let values = try tx.db.first(
                 "SELECT \(columns) FROM \(entity.table) WHERE id = ?", id,
                 map: { row in
-                    entity.fields.enumerated().map { ($0.element.code, row.value($0.offset)) }
+                    entity.fields.enumerated().map { ($0.element, row.value($0.offset)) }
                 })
         else { throw StoreError.notFound(kind: entity.name, reference: id) }
         try Self.forgetStamps(entity, id, tx.db)

@@ -27,9 +27,9 @@ final class Transaction {
     /// Writes `values` as a local change of this peer, stamped with the transaction's stamp,
     /// which must be above the stamps it overwrites (it is, unless a peer's clock is further
     /// ahead than this peer's clock follows: then the write is refused, not lost).
-    func set(_ entity: Entity, _ id: String, zone: String, _ values: [(UInt8, SQLValue)]) throws {
-        try requireAboveExistingStamps(entity, id, values.map(\.0))
-        try write(entity, id, zone: zone, values.map { ($0.0, $0.1, stamp) })
+    func set(_ entity: Entity, _ id: String, zone: String, _ values: [(EntityField, SQLValue)]) throws {
+        try requireAboveExistingStamps(entity, id, values.map(\.0.code))
+        try write(entity, id, zone: zone, values.map { ($0.0.code, $0.1, stamp) })
         localZones.insert(zone)
     }
 
@@ -55,7 +55,7 @@ final class Transaction {
 
     /// Marks an object deleted (or a tag merged) as a local change.
     func delete(_ entity: Entity, _ id: String, zone: String, as tombstone: Tombstone = .deleted) throws {
-        try set(entity, id, zone: zone, [(Entity.deletedField, .integer(tombstone.rawValue))])
+        try set(entity, id, zone: zone, [(entity.tombstone, .integer(tombstone.rawValue))])
     }
 
     /// Writes fields with the stamps they carry: local ones or ones that won a merge.
@@ -128,7 +128,7 @@ final class Transaction {
         let type: ChangeType = deletes ? .delete : (existed == nil ? .insert : .update)
         record(entity, id, zone: zone, type)
         if entity == .tag && (existed == nil || deletes) {
-            var name = values.first { $0.0 == TagField.name }.flatMap { value -> String? in
+            var name = values.first { $0.0 == TagField.name.code }.flatMap { value -> String? in
                 if case .text(let text) = value.1 { return text }
                 return nil
             }
