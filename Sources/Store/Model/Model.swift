@@ -33,21 +33,49 @@ public struct RatingRef: Hashable, Sendable, Codable {
     public let value: Int
 }
 
-/// A photo as people see it: its attributes and the state of its data.
+/// A photo as people see it: its fields, the state of its data, its tags and ratings.
 public struct Photo: Hashable, Sendable {
     public let id: String
     public let zone: String
     public let store: StoreKind
-    public let name: String
-    public let uniqueName: String
-    public let createdAt: Int64
-    public let size: Int64
-    public let sha256: String
+    /// The value of each field of `PhotoField.all`, in that order, as a photo is read: text
+    /// or an integer, never null (a missing text is "", a missing number 0), and a blob (the
+    /// thumbnail) as its byte count.
+    public let values: [SQLValue]
     /// True while the full-size data has not fully arrived from a peer.
     public let pending: Bool
-    public let thumbnailSize: Int
     public let tags: [TagRef]
     public let ratings: [RatingRef]
+
+    /// The value of one of the photo's fields.
+    public subscript(field: EntityField) -> SQLValue {
+        Entity.photo.position(of: field.code).map { values[$0] } ?? .null
+    }
+
+    /// The fields clients see, with their values: every field with a JSON name.
+    public var shownFields: [(field: EntityField, value: SQLValue)] {
+        zip(PhotoField.all, values).filter { $0.0.jsonName != nil }.map { ($0.0, $0.1) }
+    }
+
+    public var name: String { text(PhotoField.name) }
+    public var uniqueName: String { text(PhotoField.uniqueName) }
+    /// Milliseconds since 1970.
+    public var createdAt: Int64 { integer(PhotoField.createdAt) }
+    /// The size of the full data, in bytes.
+    public var size: Int64 { integer(PhotoField.dataSize) }
+    /// The SHA-256 of the full data, in lowercase hex.
+    public var sha256: String { text(PhotoField.dataHash) }
+    public var thumbnailSize: Int { Int(integer(PhotoField.thumbnail)) }
+
+    private func text(_ field: EntityField) -> String {
+        if case .text(let text) = self[field] { return text }
+        return ""
+    }
+
+    private func integer(_ field: EntityField) -> Int64 {
+        if case .integer(let value) = self[field] { return value }
+        return 0
+    }
 }
 
 /// A tag with how many live photos carry it.

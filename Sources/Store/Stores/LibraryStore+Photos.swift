@@ -100,18 +100,29 @@ extension LibraryStore {
         }
     }
 
-    static let photoSelect = """
-        SELECT id, zone, name, unique_name, created_at, data_size, data_hash, length(thumbnail) FROM photos
-        """
+    /// `id, zone`, then every photo field as `Photo.values` holds it (a blob as its length).
+    static let photoSelect =
+        "SELECT id, zone, " + PhotoField.all.map(\.readExpression).joined(separator: ", ") + " FROM photos"
 
+    /// A row of `photoSelect` as a photo, with its tags and ratings.
     private func makePhoto(_ row: Row, _ db: Database) throws -> Photo {
         let id = row.string(0)
-        let hash = row.optionalString(6) ?? ""
+        let values = PhotoField.all.enumerated().map { index, field in
+            let column = index + 2
+            guard !row.isNull(column) else {
+                return field.kind.storage == .text ? SQLValue.text("") : .integer(0)
+            }
+            return row.value(column)
+        }
+        var hash = ""
+        if let index = Entity.photo.position(of: PhotoField.dataHash.code),
+            case .text(let text) = values[index]
+        {
+            hash = text
+        }
         return Photo(
-            id: id, zone: row.string(1), store: kind, name: row.optionalString(2) ?? "",
-            uniqueName: row.optionalString(3) ?? "", createdAt: row.int64(4), size: row.int64(5),
-            sha256: hash,
-            pending: hash.isEmpty || !blobs.contains(hash), thumbnailSize: row.int(7),
+            id: id, zone: row.string(1), store: kind, values: values,
+            pending: hash.isEmpty || !blobs.contains(hash),
             tags: try effectiveTags(ofPhoto: id, db), ratings: try liveRatings(ofPhoto: id, db))
     }
 
