@@ -60,6 +60,43 @@ import Testing
         #expect(try Database(path: path).query("SELECT name FROM sqlite_master") { $0.string(0) }.isEmpty)
     }
 
+    @Test func everyColumnOfTheFieldTablesExistsInTheMigratedSchema() throws {
+        let dir = TempDir()
+        let db = try Database(path: dir.path + "/store.sqlite")
+        try Migrations.migrate(db)
+        for entity in Entity.allCases {
+            #expect(try SchemaCheck.missingColumns(of: entity, db) == [], "\(entity.table)")
+        }
+    }
+
+    @Test func aStoreLackingTheColumnOfAFieldIsRefusedNamingItBeforeAnythingIsWritten() throws {
+        let dir = TempDir()
+        let path = dir.path + "/private.sqlite"
+        do {
+            let store = try openStore(path, blobs: dir.path + "/blobs")
+            _ = try store.addPhoto(name: "kept.jpg", data: (String(repeating: "a", count: 64), 3))
+            store.close()
+        }
+        do {
+            let db = try Database(path: path)
+            try db.execute("ALTER TABLE photos DROP COLUMN thumbnail; DELETE FROM zones WHERE id = 'default'")
+            db.close()
+        }
+        let error = try #require(throws: StoreError.self) {
+            try openStore(path, blobs: dir.path + "/blobs")
+        }
+        #expect(error == .schemaMismatch(path: path, table: "photos", missing: ["thumbnail"]))
+        #expect(error.code == "schema_mismatch")
+        #expect(
+            error.description
+                == "\(path): table photos lacks the column thumbnail this PeerShare stores fields in; the "
+                + "file was changed outside PeerShare or this build lacks a migration: restore the file from a "
+                + "backup or reinstall peershared")
+        // Opening wrote nothing: not even the default zone a private store always creates.
+        let zones = try Database(path: path).query("SELECT id FROM zones") { $0.string(0) }
+        #expect(zones.isEmpty)
+    }
+
     @Test func aLibraryWithANewerPrivateStoreDoesNotOpen() throws {
         let dir = TempDir()
         try BlobStore.makeDirectory(dir.path + "/state")

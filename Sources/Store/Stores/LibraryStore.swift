@@ -45,6 +45,7 @@ public final class LibraryStore: @unchecked Sendable {
         self.db = try Database(path: path)
         checkpointer = Checkpointer(path: path)
         try Migrations.migrate(db)
+        try SchemaCheck.verify(db)
         db.takeOverCheckpoints()
         try loadPeers()
         try writeLocal { db in try Self.adoptKnownFields(db) }
