@@ -12,7 +12,7 @@ struct ApplyBench {
     func run() throws -> [BenchResult] {
         let zone = try BenchZone(directory: directory)
         let author = zone.participant
-        var hlc: UInt64 = 1_800_000_000_000 << 16
+        var hlc = benchStartHLC()
         func stamp() -> Stamp {
             hlc += 1
             return Stamp(hlc: hlc, peer: author)

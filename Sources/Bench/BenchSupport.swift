@@ -30,6 +30,12 @@ func measure(_ body: () throws -> Void) rethrows -> Double {
     return monotonicSeconds() - start
 }
 
+/// A hybrid-clock value at the wall clock's now: stamps far from now are refused as
+/// coming from a clock running ahead (`max_clock_ahead_seconds`).
+func benchStartHLC() -> UInt64 {
+    UInt64(Date().timeIntervalSince1970 * 1000) << 16
+}
+
 func peer(_ n: UInt8) -> PeerID { PeerID(digest: [UInt8](repeating: n, count: 32))! }
 
 /// A deterministic lowercase UUID for the n-th object of a kind.

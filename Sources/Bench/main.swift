@@ -5,7 +5,7 @@ import Store
 // peershare-bench: figures of SPEC §11 — store level (apply rate, dedup of 100,000 tags, with
 // the raw SQLite insert rate of the same rows as the reference) and replication over TLS
 // (latency, initial sync, 1 GB of photo data). Run by scripts/bench.
-// `--only=apply|dedup|raw|replication|latency|initial|bulk` runs one part (for profiling).
+// `--only=apply,dedup,raw,replication,latency,initial,bulk` runs some parts (for profiling).
 
 let arguments = CommandLine.arguments.dropFirst()
 if let state = arguments.first(where: { $0.hasPrefix("--fill-state=") })?.dropFirst(13) {
@@ -25,19 +25,22 @@ for run in 1...runs {
     let scratch = NSTemporaryDirectory() + "peershare-bench-\(getpid())-\(run)"
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     scratches.append(scratch)
-    let only = arguments.first(where: { $0.hasPrefix("--only=") })?.dropFirst(7)
-    if only == nil || only == "apply" {
+    let only = arguments.first(where: { $0.hasPrefix("--only=") }).map {
+        Set($0.dropFirst(7).split(separator: ",").map(String.init))
+    }
+    func wanted(_ part: String) -> Bool { only == nil || only!.contains(part) }
+    if wanted("apply") {
         results.append(contentsOf: try ApplyBench(directory: scratch + "/apply").run())
     }
-    if only == nil || only == "dedup" {
+    if wanted("dedup") {
         results.append(contentsOf: try DedupBench(directory: scratch + "/dedup").run())
     }
-    if only == nil || only == "raw" {
+    if wanted("raw") {
         results.append(contentsOf: try RawInsertBench(directory: scratch + "/raw").run())
     }
     let replicationParts: Set<String> = ["latency", "initial", "bulk"]
-    if only == nil || only == "replication" || replicationParts.contains(String(only ?? "")) {
-        let parts = only.map { replicationParts.contains(String($0)) ? [String($0)] : replicationParts }
+    let parts = wanted("replication") ? replicationParts : replicationParts.filter(wanted)
+    if !parts.isEmpty {
         results.append(
             contentsOf: try ReplicationBench(directory: scratch + "/replication", parts: parts).run())
     }

@@ -152,7 +152,7 @@ extension LibraryStore {
         case .rating: sql = "SELECT id FROM ratings WHERE id >= ? AND id < ? AND deleted = 0 LIMIT 5"
         case .share: sql = "SELECT id FROM zones WHERE id >= ? AND id < ? AND id != 'default' LIMIT 5"
         }
-        return try read { try db.query(sql, prefix, upper) { $0.string(0) } }
+        return try read { db in try db.query(sql, prefix, upper) { $0.string(0) } }
     }
 
     /// How many live objects' IDs start with `prefix`.
@@ -165,10 +165,10 @@ extension LibraryStore {
         case .rating: sql = "SELECT count(*) FROM ratings WHERE id >= ? AND id < ? AND deleted = 0"
         case .share: sql = "SELECT count(*) FROM zones WHERE id >= ? AND id < ? AND id != 'default'"
         }
-        return try read { try db.first(sql, prefix, upper) { $0.int(0) } ?? 0 }
+        return try read { db in try db.first(sql, prefix, upper) { $0.int(0) } ?? 0 }
     }
 
     func requireZoneExists(_ zone: String) throws -> Bool {
-        try read { try db.first("SELECT 1 FROM zones WHERE id = ?", zone) { _ in true } } ?? false
+        try read { db in try db.first("SELECT 1 FROM zones WHERE id = ?", zone) { _ in true } } ?? false
     }
 }

@@ -4,6 +4,8 @@
 /// tokens.
 public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case schemaTooNew(path: String, version: Int, supported: Int)
+    /// The migrated schema lacks columns the field tables describe.
+    case schemaMismatch(path: String, table: String, missing: [String])
     case notFound(kind: String, reference: String)
     case ambiguous(kind: String, reference: String, matches: Int)
     case invalid(String)
@@ -22,6 +24,12 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
             return
                 "\(path) was written by a newer PeerShare (schema \(version), this one knows \(supported)): "
                 + "upgrade peershared"
+        case .schemaMismatch(let path, let table, let missing):
+            return
+                "\(path): table \(table) lacks the column\(missing.count == 1 ? "" : "s") "
+                + "\(missing.joined(separator: ", ")) this PeerShare stores fields in; the file was changed "
+                + "outside PeerShare or this build lacks a migration: restore the file from a backup or "
+                + "reinstall peershared"
         case .notFound(let kind, let reference):
             return "no \(kind) matches '\(reference)'"
         case .ambiguous(let kind, let reference, let matches):
@@ -51,6 +59,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     public var code: String {
         switch self {
         case .schemaTooNew: return "schema_too_new"
+        case .schemaMismatch: return "schema_mismatch"
         case .notFound: return "not_found"
         case .ambiguous: return "ambiguous"
         case .invalid: return "invalid"

@@ -25,6 +25,10 @@ import Testing
             FieldChange(field: code, value: value, stamp: peer.map { stampAhead(of: $0) } ?? stamp)
         }
 
+        func field(_ field: EntityField, _ value: SQLValue, by peer: PeerID? = nil) -> FieldChange {
+            self.field(field.code, value, by: peer)
+        }
+
         /// A new rating of the shared photo: the valid object of every set.
         func validRating(_ id: String = IDSource().next()) -> ObjectChange {
             ObjectChange(

@@ -249,9 +249,8 @@ final class World {
             let visible = try owner.tags(zone: zone).filter { $0.name == name }
             // Every tag of this name ever created, whatever became of it: unless a person deleted
             // the name, the smallest of them must be the one everybody sees.
-            let created = try owner.db.query("SELECT uuid FROM tags WHERE zone = ? AND name = ?", zone, name)
-            {
-                $0.string(0)
+            let created = try owner.read { db in
+                try db.query("SELECT uuid FROM tags WHERE zone = ? AND name = ?", zone, name) { $0.string(0) }
             }
             if visible.count > 1 { failures.append("\(visible.count) visible tags named \(name)") }
             if !deletedNames.contains(name), let smallest = created.min(), visible.first?.uuid != smallest {
@@ -259,10 +258,10 @@ final class World {
                     "tag \(name): winner \(visible.first?.uuid ?? "none"), smallest UUID \(smallest)")
             }
             for (i, r) in replicas.enumerated() where r.canWrite {
-                let raw = try r.store.db.query(
-                    "SELECT count(*) FROM tags WHERE zone = ? AND name = ? AND deleted = 0", zone, name
-                ) {
-                    $0.int(0)
+                let raw = try r.store.read { db in
+                    try db.query(
+                        "SELECT count(*) FROM tags WHERE zone = ? AND name = ? AND deleted = 0", zone, name
+                    ) { $0.int(0) }
                 }
                 if raw.first ?? 0 > 1 {
                     failures.append("writer \(i) kept \(raw[0]) live tags named \(name)")

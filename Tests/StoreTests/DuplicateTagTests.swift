@@ -7,8 +7,8 @@ import Testing
 @Suite struct DuplicateTagTests {
     /// Live (not merged, not deleted) rows named `name` in the zone: what cleanup leaves.
     static func liveRows(_ store: LibraryStore, zone: String, name: String) throws -> Int {
-        try store.read {
-            try store.db.first(
+        try store.read { db in
+            try db.first(
                 "SELECT count(*) FROM tags WHERE zone = ? AND name = ? AND deleted = 0", zone, name
             ) { $0.int(0) } ?? 0
         }
@@ -110,13 +110,13 @@ import Testing
         try sync(pair.zone, from: writer.shared, to: reader)
         #expect(try Self.liveRows(reader, zone: pair.zone, name: "sunset") == 2)
         // Every derived winner lost: the full pass recomputes them, then cleans up.
-        try reader.write(author: .local) { _ in try reader.db.run("UPDATE tags SET winner = NULL") }
+        try reader.write(author: .local) { tx in try tx.db.run("UPDATE tags SET winner = NULL") }
         let before = try reader.lastHistoryToken()
         #expect(try reader.deduplicateAll(zone: pair.zone) == 1)
         #expect(try Self.liveRows(reader, zone: pair.zone, name: "sunset") == 1)
         #expect(try Self.summary(reader, zone: pair.zone, name: "sunset") == ["\(winner.uuid)=2"])
-        let winners = try reader.read {
-            try reader.db.query("SELECT id, winner FROM tags WHERE name = 'sunset' ORDER BY id") {
+        let winners = try reader.read { db in
+            try db.query("SELECT id, winner FROM tags WHERE name = 'sunset' ORDER BY id") {
                 [$0.string(0), $0.optionalString(1) ?? "-"]
             }
         }

@@ -109,6 +109,6 @@ import Testing
             \.objects
         )
         .first { $0.id == photo }?.fields
-        return try #require(fields?.first { $0.field == PhotoField.name }?.stamp)
+        return try #require(fields?.first { $0.field == PhotoField.name.code }?.stamp)
     }
 }

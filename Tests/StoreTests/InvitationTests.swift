@@ -10,7 +10,9 @@ import Testing
         #expect(token.count == 32)
         #expect(try library.invitationToken(zone: pair.zone) == token)
         #expect(try pair.owner.priv.isValidInvitation(zone: pair.zone, token: token))
-        let stored = try pair.owner.priv.db.query("SELECT token_hash FROM invitations") { $0.string(0) }
+        let stored = try pair.owner.priv.read { db in
+            try db.query("SELECT token_hash FROM invitations") { $0.string(0) }
+        }
         #expect(stored.count == 1 && stored[0] != token && !stored[0].contains(token))
         let fresh = try library.revokeInvitations(zone: pair.zone)
         #expect(fresh != token)

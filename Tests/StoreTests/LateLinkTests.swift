@@ -61,8 +61,8 @@ import Testing
         let reports = try sync(s.zone, from: s.participant, to: s.owner)
         #expect(reports.flatMap(\.refused).isEmpty)
         #expect(try s.sunsets(s.owner, s.x2) == [w])
-        let copied = try s.owner.read {
-            try s.owner.db.first(
+        let copied = try s.owner.read { db in
+            try db.first(
                 "SELECT linked FROM photo_tags WHERE id = ?", LibraryStore.linkID(photo: s.x2, tag: w.id)
             ) { $0.int(0) }
         }

@@ -83,7 +83,7 @@ import Testing
         let f = try Fixture()
         let before = try f.participants()
         let record = f.participantRecord(
-            f.other.peer, [(ParticipantField.permission, .text(Permission.readWrite.rawValue))])
+            f.other.peer, [(ParticipantField.permission.code, .text(Permission.readWrite.rawValue))])
         let report = try f.apply([record], rename: "still applied.jpg")
         #expect(
             report.refused.map(\.description) == [
@@ -97,8 +97,8 @@ import Testing
     @Test func aParticipantCannotRaiseItsOwnPermissionNorRemoveAnother() throws {
         let f = try Fixture(permission: .readOnly)
         let before = try f.participants()
-        let raise = f.participantRecord(f.sender, [(ParticipantField.permission, .text("read-write"))])
-        let evict = f.participantRecord(f.other.peer, [(ParticipantField.status, .text("removed"))])
+        let raise = f.participantRecord(f.sender, [(ParticipantField.permission.code, .text("read-write"))])
+        let evict = f.participantRecord(f.other.peer, [(ParticipantField.status.code, .text("removed"))])
         let report = try f.apply([raise, evict])
         #expect(Set(report.refused.map(\.id)) == [raise.id, evict.id])
         #expect(report.refused.allSatisfy { $0.reason == "only the owner changes membership" })
@@ -120,13 +120,13 @@ import Testing
     @Test(arguments: [Permission.readOnly, .readWrite])
     func aParticipantMayLeave(permission: Permission) throws {
         let f = try Fixture(permission: permission)
-        let leave = f.participantRecord(f.sender, [(ParticipantField.status, .text("removed"))])
+        let leave = f.participantRecord(f.sender, [(ParticipantField.status.code, .text("removed"))])
         let report = try f.apply([leave])
         #expect(report.refused.isEmpty)
         #expect(report.applied == 1)
         #expect(
             try f.owner.participant(zone: f.zone, peer: f.sender)
-                == Participant(peer: f.sender.description, permission: permission, status: .removed))
+                == Participant(peer: f.sender, permission: permission, status: .removed))
         #expect(try f.owner.participant(zone: f.zone, peer: f.other.peer)?.status == .accepted)
 
         // Having left, it may no longer write.

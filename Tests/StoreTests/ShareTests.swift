@@ -49,7 +49,7 @@ import Testing
         #expect(homeTags == ["\(original.id)=1"])
 
         let info = try #require(try lib.priv.share(zone))
-        #expect(info.title == "Holidays" && info.owner == lib.peer.description)
+        #expect(info.title == "Holidays" && info.owner == lib.peer)
         #expect(info.publicPermission == .readOnly && !info.stopped && info.participants.isEmpty)
         #expect(try lib.priv.zones().map(\.id).contains(zone))
     }
@@ -116,7 +116,7 @@ import Testing
             try pair.owner.priv.setParticipant(zone: "nope", peer: randomPeer(), permission: .readOnly)
         }
         let info = try #require(try participant.share(pair.zone))
-        #expect(info.participants.map(\.peer) == [pair.participant.peer.description])
+        #expect(info.participants.map(\.peer) == [pair.participant.peer])
     }
 
     @Test func theOwnerChangesAParticipantsPermissionAndStatus() throws {
@@ -125,7 +125,7 @@ import Testing
         try pair.owner.priv.setParticipant(zone: pair.zone, peer: peer, permission: .readOnly)
         #expect(
             try pair.owner.priv.participant(zone: pair.zone, peer: peer)
-                == Participant(peer: peer.description, permission: .readOnly, status: .accepted))
+                == Participant(peer: peer, permission: .readOnly, status: .accepted))
         try sync(pair.zone, from: pair.owner.priv, to: pair.participant.shared)
         #expect(
             throws: StoreError.permissionDenied(

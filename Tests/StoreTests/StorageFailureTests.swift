@@ -8,8 +8,8 @@ import Testing
 @Suite struct StorageFailureTests {
     /// Makes every insert into `table` fail on this connection until `heal` is called.
     static func breakInserts(into table: String, of store: LibraryStore) throws {
-        try store.read {
-            try store.db.execute(
+        try store.read { db in
+            try db.execute(
                 """
                 CREATE TEMP TRIGGER fail_\(table) BEFORE INSERT ON main.\(table)
                 BEGIN SELECT RAISE(ABORT, 'database or disk is full (simulated)'); END
@@ -18,7 +18,7 @@ import Testing
     }
 
     static func heal(_ table: String, of store: LibraryStore) throws {
-        try store.read { try store.db.execute("DROP TRIGGER temp.fail_\(table)") }
+        try store.read { db in try db.execute("DROP TRIGGER temp.fail_\(table)") }
     }
 
     @Test func aPhotoWhoseWriteFailsLeavesNoRowNoHistoryAndNoData() throws {

@@ -14,7 +14,7 @@ import Testing
                 == pair.participant.shared.canonicalDump(zone: pair.zone))
         let share = try #require(try pair.participant.shared.share(pair.zone))
         #expect(share.title == "Holidays")
-        #expect(share.participants.map(\.peer) == [pair.participant.peer.description])
+        #expect(share.participants.map(\.peer) == [pair.participant.peer])
     }
 
     @Test func aParticipantsEditReachesTheOwner() throws {

@@ -83,10 +83,12 @@ import Testing
         let library = try TestLibrary()
         let photo = try library.addPhoto("old.jpg")
         let store = library.priv
-        try store.write(author: .local) { _ in
-            try store.db.run("UPDATE photos SET thumbnail = NULL WHERE id = ?", photo)
-            try store.writeUnknownFields(
-                .photo, photo, zone: LibraryStore.defaultZone, [(PhotoField.thumbnail, .blob([1, 2, 3]))])
+        try store.write(author: .local) { tx in
+            try tx.db.run("UPDATE photos SET thumbnail = NULL WHERE id = ?", photo)
+            try LibraryStore.writeUnknownFields(
+                .photo, photo, zone: LibraryStore.defaultZone,
+                [(PhotoField.thumbnail.code, .blob([1, 2, 3]))],
+                tx.db)
         }
         #expect(try store.photo(photo)?.thumbnailSize == 0)
         library.library.close()

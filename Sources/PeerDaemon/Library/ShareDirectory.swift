@@ -47,9 +47,7 @@ struct ShareDirectory: Sendable {
 
     /// A participant of the share named by a unique prefix of its peer ID.
     func participant(_ reference: String, in zone: Library.Resolved) throws -> PeerID {
-        let participants = (try zone.store.share(zone.id)?.participants ?? []).compactMap {
-            try? PeerID(parsing: $0.peer)
-        }
+        let participants = (try zone.store.share(zone.id)?.participants ?? []).map(\.peer)
         return try PeerReference.resolve(reference, among: participants, kind: "participant")
     }
 
@@ -70,28 +68,29 @@ struct ShareDirectory: Sendable {
     }
 
     func isListed(_ share: ShareInfo) -> Bool {
-        !(share.stopped && share.owner == library.localPeer.description)
+        !(share.stopped && share.owner == library.localPeer)
     }
 
     func json(_ share: ShareInfo) throws -> JSON {
-        let mine = share.owner == library.localPeer.description
+        let mine = share.owner == library.localPeer
         let myPermission: String
         if mine {
             myPermission = Permission.readWrite.rawValue
         } else {
             myPermission =
-                share.participants.first { $0.peer == library.localPeer.description }?.permission.rawValue
+                share.participants.first { $0.peer == library.localPeer }?.permission.rawValue
                 ?? "none"
         }
         var object: [String: JSON] = [
             "share": .string(share.zone), "title": .string(share.title),
             "role": .string(mine ? "owner" : "participant"), "store": .string(share.store.rawValue),
-            "owner": .string(share.owner), "permission": .string(myPermission),
+            "owner": .string(share.owner.description), "permission": .string(myPermission),
             "public_permission": .string(share.publicPermission.rawValue), "stopped": .bool(share.stopped),
             "participants": .array(
                 share.participants.map {
                     [
-                        "peer_id": .string($0.peer), "permission": .string($0.permission.rawValue),
+                        "peer_id": .string($0.peer.description),
+                        "permission": .string($0.permission.rawValue),
                         "status": .string($0.status.rawValue),
                     ]
                 }),

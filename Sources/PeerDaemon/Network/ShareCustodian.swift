@@ -63,8 +63,8 @@ final class ShareCustodian: @unchecked Sendable {
 
     private func tellDepartures() -> Bool {
         for departure in (try? library.sharedStore.pendingDepartures()) ?? [] {
-            guard !stopSignal.isFired, let owner = try? PeerID(parsing: departure.owner),
-                let address = departure.address.flatMap(PeerAddress.init(parsing:))
+            let owner = departure.owner
+            guard !stopSignal.isFired, let address = departure.address.flatMap(PeerAddress.init(parsing:))
             else { continue }
             do {
                 try ShareMembership.leave(
@@ -95,21 +95,21 @@ final class ShareCustodian: @unchecked Sendable {
         let connected = Set(host.engine.peers().filter(\.connected).map(\.peer))
         var purged = false
         for zone in (try? library.sharedStore.zoneOwners()) ?? [] {
-            guard !stopSignal.isFired, let owner = try? PeerID(parsing: zone.owner),
-                !connected.contains(owner),
+            let owner = zone.owner
+            guard !stopSignal.isFired, !connected.contains(owner),
                 let address = zone.address.flatMap(PeerAddress.init(parsing:))
             else { continue }
             let answer: JoinResponse
             do {
                 answer = try ShareMembership.check(
-                    zone: zone.zone, owner: owner, address: address, identity: identity, timeout: .seconds(5))
+                    zone: zone.id, owner: owner, address: address, identity: identity, timeout: .seconds(5))
             } catch {
                 continue  // The owner is offline: the copy stays until it can answer.
             }
             if case .refused(let code, let message) = answer,
                 ["removed", "stopped", "unknown_share"].contains(code)
             {
-                purge(zone.zone, because: message)
+                purge(zone.id, because: message)
                 purged = true
             }
         }

@@ -159,8 +159,8 @@ final class StoreEffects {
             var deleted = false
             for field in object.fields {
                 switch (field.field, field.value) {
-                case (PhotoField.dataHash, .text(let text)): hash = ContentHash(hex: text)
-                case (PhotoField.dataSize, .integer(let value)): size = value
+                case (PhotoField.dataHash.code, .text(let text)): hash = ContentHash(hex: text)
+                case (PhotoField.dataSize.code, .integer(let value)): size = value
                 case (Entity.deletedField, .integer(let value)): deleted = value != 0
                 default: break
                 }

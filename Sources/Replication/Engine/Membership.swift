@@ -29,7 +29,8 @@ public struct Membership: Sendable, Equatable {
         for share in try library.privateStore.shares()
         where share.zone != LibraryStore.defaultZone && !share.stopped {
             for participant in share.participants {
-                guard let peer = try? PeerID(parsing: participant.peer), peer != local else { continue }
+                let peer = participant.peer
+                guard peer != local else { continue }
                 switch participant.status {
                 case .accepted:
                     membership.admitted.insert(peer)
@@ -43,7 +44,8 @@ public struct Membership: Sendable, Equatable {
             }
         }
         for zone in try library.sharedStore.zones() {
-            guard let owner = try? PeerID(parsing: zone.owner), owner != local else { continue }
+            let owner = zone.owner
+            guard owner != local else { continue }
             membership.admitted.insert(owner)
             membership.owners.insert(owner)
             membership.zonesByPeer[owner, default: []].append(

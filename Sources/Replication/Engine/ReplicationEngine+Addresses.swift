@@ -10,12 +10,10 @@ extension ReplicationEngine {
         var known: [(PeerID, String)] = []
         do {
             for row in try library.privateStore.participantAddresses() {
-                if let peer = try? PeerID(parsing: row.peer) { known.append((peer, row.address)) }
+                known.append((row.peer, row.address))
             }
             for row in try library.sharedStore.zoneOwners() {
-                if let text = row.address, let peer = try? PeerID(parsing: row.owner) {
-                    known.append((peer, text))
-                }
+                if let text = row.address { known.append((row.owner, text)) }
             }
         } catch {
             logger.log(.warning, "cannot read members' addresses: \(error)")

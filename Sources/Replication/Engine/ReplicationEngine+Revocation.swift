@@ -48,8 +48,8 @@ extension ReplicationEngine {
             return
         }
         do {
-            let owner = try library.sharedStore.zoneOwners().first { $0.zone == notice.zone }?.owner
-            guard owner == peer.description else {
+            let owner = try library.sharedStore.zoneOwners().first { $0.id == notice.zone }?.owner
+            guard owner == peer else {
                 logger.log(
                     .notice, "ignored a revocation of zone \(notice.zone), which the peer does not own here",
                     peer: peer)

@@ -56,7 +56,7 @@ extension ShareJoiner {
     /// again, so that the zone starts afresh on the connection).
     public static func discardRevokedCopy(of zone: String, library: Library) throws -> Bool {
         guard let copy = try library.sharedStore.share(zone) else { return false }
-        let me = library.localPeer.description
+        let me = library.localPeer
         let removed = copy.participants.first { $0.peer == me }?.status == .removed
         guard copy.stopped || removed else { return false }
         try library.sharedStore.purge(zone: zone)
@@ -132,8 +132,8 @@ public enum JoinHandler {
     private static func participation(
         of peer: PeerID, in zone: String, library: Library
     ) -> (ShareInfo, Participant)? {
-        guard let share = try? library.privateStore.share(zone), share.owner == library.localPeer.description,
-            let record = share.participants.first(where: { $0.peer == peer.description })
+        guard let share = try? library.privateStore.share(zone), share.owner == library.localPeer,
+            let record = share.participants.first(where: { $0.peer == peer })
         else { return nil }
         return (share, record)
     }

@@ -60,7 +60,7 @@ extension LibraryStore {
     /// delete that arrived while the data was in transfer, left behind. Run at start-up,
     /// before anything writes.
     public func sweepBlobs() throws -> BlobStore.SweepResult {
-        let referenced = try read {
+        let referenced = try read { db in
             Set(
                 try db.query(
                     "SELECT DISTINCT data_hash FROM photos WHERE deleted = 0 AND data_hash IS NOT NULL"

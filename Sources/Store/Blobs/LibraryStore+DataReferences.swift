@@ -9,7 +9,7 @@ extension LibraryStore {
 
     /// Data referred to by live photos of `zone` that is not in this store's blob directory.
     public func missingData(zone: String) throws -> [DataReference] {
-        let references = try read {
+        let references = try read { db in
             try db.query(
                 """
                 SELECT DISTINCT data_hash, data_size FROM photos
@@ -22,7 +22,7 @@ extension LibraryStore {
 
     /// Zones with a live photo whose data has this hash.
     public func zones(referencingData hash: String) throws -> [String] {
-        try read {
+        try read { db in
             try db.query(
                 "SELECT DISTINCT zone FROM photos WHERE data_hash = ? AND deleted = 0 ORDER BY zone", hash
             ) { $0.string(0) }

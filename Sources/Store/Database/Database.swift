@@ -4,9 +4,11 @@ import Glibc
 
 /// One SQLite connection: the only door to the C API.
 ///
-/// A `Database` is used from one thread at a time (the owning store serialises access);
-/// reads and writes happen inside `read`/`write` closures so that a connection or a
-/// statement never escapes and every write is one transaction that a throw rolls back.
+/// A `Database` is used from one thread at a time. A `LibraryStore` keeps its connection
+/// private and hands it only to the closures of its `read`, `write` and `writeLocal`, under
+/// its lock, so no statement runs outside the lock; `transaction` makes every write one
+/// SQLite transaction that a throw rolls back. Prepared statements stay inside the
+/// connection (`Row` is valid only during the closure that reads it).
 public final class Database: @unchecked Sendable {
     let handle: OpaquePointer
     /// The file this connection opened, for messages.

@@ -1,6 +1,6 @@
 import CSQLite
 
-/// A prepared statement, owned by one `Database` and used only inside its closures.
+/// A prepared statement, owned by one `Database` and never handed out of it.
 ///
 /// Statements are cached by SQL text in the connection, so the same query prepared twice
 /// costs one `sqlite3_prepare_v3`.

@@ -6,7 +6,7 @@ extension LibraryStore {
     public func history(since: Int64 = 0, excludingAuthor: String? = nil, limit: Int = 10_000) throws
         -> [HistoryEntry]
     {
-        try read {
+        try read { db in
             var sql = "SELECT token, author, timestamp FROM history WHERE token > ?"
             var values: [any SQLBindable] = [since]
             if let excluded = excludingAuthor {
@@ -33,6 +33,6 @@ extension LibraryStore {
 
     /// The newest token, 0 when nothing was ever committed.
     public func lastHistoryToken() throws -> Int64 {
-        try read { try db.first("SELECT max(token) FROM history") { $0.int64(0) } ?? 0 }
+        try read { db in try db.first("SELECT max(token) FROM history") { $0.int64(0) } ?? 0 }
     }
 }

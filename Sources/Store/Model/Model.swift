@@ -33,21 +33,49 @@ public struct RatingRef: Hashable, Sendable, Codable {
     public let value: Int
 }
 
-/// A photo as people see it: its attributes and the state of its data.
+/// A photo as people see it: its fields, the state of its data, its tags and ratings.
 public struct Photo: Hashable, Sendable {
     public let id: String
     public let zone: String
     public let store: StoreKind
-    public let name: String
-    public let uniqueName: String
-    public let createdAt: Int64
-    public let size: Int64
-    public let sha256: String
+    /// The value of each field of `PhotoField.all`, in that order, as a photo is read: text
+    /// or an integer, never null (a missing text is "", a missing number 0), and a blob (the
+    /// thumbnail) as its byte count.
+    public let values: [SQLValue]
     /// True while the full-size data has not fully arrived from a peer.
     public let pending: Bool
-    public let thumbnailSize: Int
     public let tags: [TagRef]
     public let ratings: [RatingRef]
+
+    /// The value of one of the photo's fields.
+    public subscript(field: EntityField) -> SQLValue {
+        Entity.photo.position(of: field.code).map { values[$0] } ?? .null
+    }
+
+    /// The fields clients see, with their values: every field with a JSON name.
+    public var shownFields: [(field: EntityField, value: SQLValue)] {
+        zip(PhotoField.all, values).filter { $0.0.jsonName != nil }.map { ($0.0, $0.1) }
+    }
+
+    public var name: String { text(PhotoField.name) }
+    public var uniqueName: String { text(PhotoField.uniqueName) }
+    /// Milliseconds since 1970.
+    public var createdAt: Int64 { integer(PhotoField.createdAt) }
+    /// The size of the full data, in bytes.
+    public var size: Int64 { integer(PhotoField.dataSize) }
+    /// The SHA-256 of the full data, in lowercase hex.
+    public var sha256: String { text(PhotoField.dataHash) }
+    public var thumbnailSize: Int { Int(integer(PhotoField.thumbnail)) }
+
+    private func text(_ field: EntityField) -> String {
+        if case .text(let text) = self[field] { return text }
+        return ""
+    }
+
+    private func integer(_ field: EntityField) -> Int64 {
+        if case .integer(let value) = self[field] { return value }
+        return 0
+    }
 }
 
 /// A tag with how many live photos carry it.
@@ -64,7 +92,7 @@ public struct TagSummary: Hashable, Sendable {
 public struct ShareInfo: Hashable, Sendable {
     public let zone: String
     public let store: StoreKind
-    public let owner: String
+    public let owner: PeerID
     public let title: String
     public let publicPermission: Permission
     public let stopped: Bool
@@ -73,7 +101,29 @@ public struct ShareInfo: Hashable, Sendable {
 
 /// One participant of a share.
 public struct Participant: Hashable, Sendable {
-    public let peer: String
+    public let peer: PeerID
     public let permission: Permission
     public let status: ParticipantStatus
+}
+
+/// A zone this store holds: its ID, its owner, and where the owner listens when this store
+/// knows it (the HOST:PORT of the share's URL, or the one the owner last gave).
+public struct ZoneRecord: Hashable, Sendable {
+    public let id: String
+    public let owner: PeerID
+    public let address: String?
+}
+
+/// A share this participant left whose owner has not been told yet.
+public struct Departure: Hashable, Sendable {
+    public let zone: String
+    public let owner: PeerID
+    /// Where the owner listened when the share was left (HOST:PORT), if known.
+    public let address: String?
+}
+
+/// Where a member of this store's zones said it listens (HOST:PORT), on its connections.
+public struct MemberAddress: Hashable, Sendable {
+    public let peer: PeerID
+    public let address: String
 }

@@ -8,42 +8,40 @@ extension LibraryStore {
     @discardableResult
     public func recordAddress(_ address: String, of peer: PeerID) throws -> Bool {
         let text = peer.description
-        return try lock.withLock {
-            try transaction {
-                var recorded = false
-                let participant =
-                    try db.first(
-                        """
-                        SELECT 1 FROM participants p JOIN zones z ON z.id = p.zone
-                        WHERE p.peer = ? AND p.deleted = 0 AND p.status != ? AND z.owner = ? LIMIT 1
-                        """, text, ParticipantStatus.removed.rawValue, localPeer.description
-                    ) { _ in true } ?? false
-                if participant {
-                    try db.run(
-                        """
-                        INSERT INTO peer_addresses (peer, address, updated_at) VALUES (?, ?, ?)
-                        ON CONFLICT (peer) DO UPDATE SET address = excluded.address,
-                        updated_at = excluded.updated_at
-                        """, text, address, Int64(HybridLogicalClock.wallMilliseconds()))
-                    recorded = true
-                }
-                if peer != localPeer {
-                    try db.run(
-                        "UPDATE zones SET address = ? WHERE owner = ? AND id != ?", address, text,
-                        Self.defaultZone)
-                    recorded = recorded || db.changes > 0
-                }
-                return recorded
+        return try writeLocal { db in
+            var recorded = false
+            let participant =
+                try db.first(
+                    """
+                    SELECT 1 FROM participants p JOIN zones z ON z.id = p.zone
+                    WHERE p.peer = ? AND p.deleted = 0 AND p.status != ? AND z.owner = ? LIMIT 1
+                    """, text, ParticipantStatus.removed.rawValue, localPeer.description
+                ) { _ in true } ?? false
+            if participant {
+                try db.run(
+                    """
+                    INSERT INTO peer_addresses (peer, address, updated_at) VALUES (?, ?, ?)
+                    ON CONFLICT (peer) DO UPDATE SET address = excluded.address,
+                    updated_at = excluded.updated_at
+                    """, text, address, Int64(HybridLogicalClock.wallMilliseconds()))
+                recorded = true
             }
+            if peer != localPeer {
+                try db.run(
+                    "UPDATE zones SET address = ? WHERE owner = ? AND id != ?", address, text,
+                    Self.defaultZone)
+                recorded = recorded || db.changes > 0
+            }
+            return recorded
         }
     }
 
     /// The addresses of the participants of shares this store owns, as they last gave them.
-    public func participantAddresses() throws -> [(peer: String, address: String)] {
-        try read {
-            try db.query("SELECT peer, address FROM peer_addresses ORDER BY peer") {
-                ($0.string(0), $0.string(1))
-            }
+    public func participantAddresses() throws -> [MemberAddress] {
+        try read { db in
+            try db.query("SELECT peer, address FROM peer_addresses ORDER BY peer") { row in
+                (try? PeerID(parsing: row.string(0))).map { MemberAddress(peer: $0, address: row.string(1)) }
+            }.compactMap { $0 }
         }
     }
 }

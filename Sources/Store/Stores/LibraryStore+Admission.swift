@@ -5,14 +5,15 @@ extension LibraryStore {
     /// returns the permission it joins with. Throws `StoreError.permissionDenied` or
     /// `.unknownZone` with a message for the person accepting.
     public func admit(peer: PeerID, zone: String, tokenIsValid: Bool) throws -> Permission {
-        guard kind == .private, zone != Self.defaultZone, try read({ try owner(of: zone) }) == localPeer
+        guard kind == .private, zone != Self.defaultZone,
+            try read({ db in try owner(of: zone, db) }) == localPeer
         else {
             throw StoreError.unknownZone(zone)
         }
         guard peer != localPeer else {
             throw StoreError.invalid("this is your own share: you cannot accept it")
         }
-        guard !(try read { try isStopped(zone) }) else {
+        guard !(try read { db in try isStopped(zone, db) }) else {
             throw StoreError.permissionDenied("the owner has stopped sharing this share")
         }
         guard tokenIsValid else {

@@ -8,88 +8,81 @@ import Glibc
 extension LibraryStore {
     public func apply(_ set: ChangeSet, from sender: PeerID) throws -> ApplyReport {
         var report = ApplyReport()
-        try lock.withLock {
-            try transaction {
-                guard let owner = try owner(of: set.zone) else { throw SyncError.unknownZone(set.zone) }
-                let current = try loadClock(set.zone)
-                guard current.dominates(set.since) else {
-                    throw SyncError.notReady(zone: set.zone, have: current, need: set.since)
-                }
-                // The transaction's own stamp only dates its history entry: applied fields keep
-                // the stamps they carry.
-                let tx = Transaction(
-                    store: self, author: .sync(sender),
-                    stamp: Stamp(hlc: HybridLogicalClock.wallMilliseconds() << 16, peer: localPeer))
-                let ordered = set.objects.enumerated().sorted {
-                    ($0.element.entity, $0.offset) < ($1.element.entity, $1.offset)
-                }.map(\.element)
-                let context = ApplyContext(
-                    zone: set.zone, owner: owner, sender: sender,
-                    aheadLimit: limits.aheadLimit(wall: clock.wall()))
-                for object in ordered {
-                    do {
-                        let own = deliverable(object, context)
-                        let (winners, stale, existing) = try merge(own, context)
-                        report.stale += stale + object.fields.count - own.fields.count
-                        report.applied += winners.count
-                        if object.entity == .photo, let hash = try releasedData(object.id, by: winners) {
-                            report.releasedData.insert(hash)
-                        }
-                        try tx.write(object.entity, object.id, zone: set.zone, winners, existing: existing)
-                        if !winners.isEmpty { context.noteInZone(object.entity, object.id) }
-                        if object.entity == .share || object.entity == .participant {
-                            context.permissions = [:]
-                        }
-                        if !winners.isEmpty && (object.entity == .tag || object.entity == .link) {
-                            report.touchedTags = true
-                        }
-                    } catch let refusal as ChangeRefusal {
-                        if context.checksAhead {
-                            for field in object.fields where field.stamp.peer == sender {
-                                context.refusedLowest[sender] = min(
-                                    context.refusedLowest[sender] ?? .max, field.stamp.hlc)
-                            }
-                        }
-                        report.refused.append(
-                            Refusal(
-                                entity: object.entity, id: object.id, reason: refusal.reason,
-                                fields: object.fields.map { FieldStamp(code: $0.field, stamp: $0.stamp) }))
+        // The transaction's own stamp only dates its history entry: applied fields keep the
+        // stamps they carry.
+        let stamp = Stamp(hlc: HybridLogicalClock.wallMilliseconds() << 16, peer: localPeer)
+        try write(author: .sync(sender), stamp: stamp) { tx in
+            let db = tx.db
+            guard let owner = try owner(of: set.zone, db) else { throw SyncError.unknownZone(set.zone) }
+            let current = try loadClock(set.zone, db)
+            guard current.dominates(set.since) else {
+                throw SyncError.notReady(zone: set.zone, have: current, need: set.since)
+            }
+            let ordered = set.objects.enumerated().sorted {
+                ($0.element.entity, $0.offset) < ($1.element.entity, $1.offset)
+            }.map(\.element)
+            let context = ApplyContext(
+                zone: set.zone, owner: owner, sender: sender,
+                aheadLimit: limits.aheadLimit(wall: clock.wall()))
+            for object in ordered {
+                do {
+                    let own = deliverable(object, context)
+                    let (winners, stale, existing) = try merge(own, context, db)
+                    report.stale += stale + object.fields.count - own.fields.count
+                    report.applied += winners.count
+                    if object.entity == .photo, let hash = try releasedData(object.id, by: winners, db) {
+                        report.releasedData.insert(hash)
                     }
-                }
-                // A participant vouches only for its own changes; the owner, who relays, for
-                // everyone's. A participant's refused change is not claimed: it is sent again
-                // until its author has undone it (a refusal notice lost with its connection is
-                // then sent again), and one refused for being stamped too far ahead leaves the
-                // clock where it was, so that what the author writes once its clock is fixed is
-                // taken.
-                var vouched = sender == owner ? set.until : VectorClock([sender: set.until[sender]])
-                if context.checksAhead {
-                    for (peer, hlc) in vouched.entries {
-                        if context.refusedAhead[peer] != nil {
-                            vouched[peer] = max(current[peer], context.highestTaken[peer] ?? 0)
-                        } else if let lowest = context.refusedLowest[peer] {
-                            vouched[peer] = max(current[peer], min(hlc, context.aheadLimit, lowest - 1))
-                        } else {
-                            vouched[peer] = min(hlc, context.aheadLimit)
+                    try tx.write(object.entity, object.id, zone: set.zone, winners, existing: existing)
+                    if !winners.isEmpty { context.noteInZone(object.entity, object.id) }
+                    if object.entity == .share || object.entity == .participant {
+                        context.permissions = [:]
+                    }
+                    if !winners.isEmpty && (object.entity == .tag || object.entity == .link) {
+                        report.touchedTags = true
+                    }
+                } catch let refusal as ChangeRefusal {
+                    if context.checksAhead {
+                        for field in object.fields where field.stamp.peer == sender {
+                            context.refusedLowest[sender] = min(
+                                context.refusedLowest[sender] ?? .max, field.stamp.hlc)
                         }
                     }
-                }
-                try mergeClock(set.zone, with: vouched)
-                if let entry = try tx.finish() {
-                    committed.append(entry)
-                } else if vouched.entries.contains(where: { $0.value > current[$0.key] }) {
-                    // Only the clock moved (every object refused, or already held): the peers
-                    // this one relays to must hear of it too, or they never agree with it.
-                    report.clockOnly = true
+                    report.refused.append(
+                        Refusal(
+                            entity: object.entity, id: object.id, reason: refusal.reason,
+                            fields: object.fields.map { FieldStamp(code: $0.field, stamp: $0.stamp) }))
                 }
             }
+            // A participant vouches only for its own changes; the owner, who relays, for
+            // everyone's. A participant's refused change is not claimed: it is sent again
+            // until its author has undone it (a refusal notice lost with its connection is
+            // then sent again), and one refused for being stamped too far ahead leaves the
+            // clock where it was, so that what the author writes once its clock is fixed is
+            // taken.
+            var vouched = sender == owner ? set.until : VectorClock([sender: set.until[sender]])
+            if context.checksAhead {
+                for (peer, hlc) in vouched.entries {
+                    if context.refusedAhead[peer] != nil {
+                        vouched[peer] = max(current[peer], context.highestTaken[peer] ?? 0)
+                    } else if let lowest = context.refusedLowest[peer] {
+                        vouched[peer] = max(current[peer], min(hlc, context.aheadLimit, lowest - 1))
+                    } else {
+                        vouched[peer] = min(hlc, context.aheadLimit)
+                    }
+                }
+            }
+            try mergeClock(set.zone, with: vouched, db)
+            // Only the clock moved (every object refused, or already held): the peers this
+            // one relays to must hear of it too, or they never agree with it.
+            report.clockOnly =
+                !tx.hasChanges && vouched.entries.contains(where: { $0.value > current[$0.key] })
         }
-        notifyCommitted()
         if report.clockOnly { notifyClockMoved(set.zone) }
         // Data of photos this set deleted (or pointed elsewhere) goes when nothing uses it.
         for hash in report.releasedData { try collectBlob(hash) }
         if report.touchedTags {
-            let canWrite = try read { try permission(of: localPeer, in: set.zone) == .readWrite }
+            let canWrite = try read { db in try permission(of: localPeer, in: set.zone, db) == .readWrite }
             if canWrite { report.deduplicated = try deduplicate(zone: set.zone) }
         }
         return report
@@ -97,44 +90,46 @@ extension LibraryStore {
 
     /// The data hash a photo refers to before `winners` are written, when they delete the
     /// photo or point it at other data.
-    private func releasedData(_ photo: String, by winners: [(UInt8, SQLValue, Stamp)]) throws -> String? {
+    private func releasedData(_ photo: String, by winners: [(UInt8, SQLValue, Stamp)], _ db: Database) throws
+        -> String?
+    {
         let releases = winners.contains { code, value, _ in
-            (code == Entity.deletedField && value != .integer(0)) || code == PhotoField.dataHash
+            (code == Entity.deletedField && value != .integer(0)) || code == PhotoField.dataHash.code
         }
         guard releases else { return nil }
         return try db.first("SELECT data_hash FROM photos WHERE id = ?", photo) { $0.optionalString(0) }
             ?? nil
     }
 
-    private func mergeClock(_ zone: String, with until: VectorClock) throws {
+    private func mergeClock(_ zone: String, with until: VectorClock, _ db: Database) throws {
         for (peer, hlc) in until.entries {
             try db.run(
                 """
                 INSERT INTO clocks (zone, peer, hlc) VALUES (?, ?, ?)
                 ON CONFLICT (zone, peer) DO UPDATE SET hlc = max(hlc, excluded.hlc)
-                """, zone, try index(of: peer), hlc)
+                """, zone, try index(of: peer, db), hlc)
         }
     }
 
     /// Decides which fields of `object` win against what the store holds; throws a
     /// `ChangeRefusal` when the object must be refused as a whole.
     private func merge(
-        _ object: ObjectChange, _ context: ApplyContext
+        _ object: ObjectChange, _ context: ApplyContext, _ db: Database
     ) throws -> ([(UInt8, SQLValue, Stamp)], Int, Int64?) {
         let entity = object.entity
         guard !object.fields.isEmpty else { return ([], 0, nil) }
-        try checkAuthors(object, context)
+        try checkAuthors(object, context, db)
         var row = try db.first(EntitySQL.row(entity), object.id) { row in
             (0..<(entity.fields.count + 2)).map { row.value($0) }
         }
         if let existing = row, case .text(let otherZone) = existing[0], otherZone != context.zone {
             // The owner may move an object between its zones (stopped, then shared again):
             // the stale copy of the old zone gives way. Anyone else is refused.
-            guard context.sender == context.owner, try owner(of: otherZone) == context.owner else {
+            guard context.sender == context.owner, try owner(of: otherZone, db) == context.owner else {
                 throw ChangeRefusal("the object belongs to another zone")
             }
             try db.run(EntitySQL.delete(entity), object.id)
-            try forgetStamps(entity, object.id)
+            try Self.forgetStamps(entity, object.id, db)
             row = nil
         }
         // At most one stamp per field: a short list beats a dictionary.
@@ -143,7 +138,7 @@ extension LibraryStore {
             "SELECT field, peer, hlc FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue),
             object.id
         ) {
-            if let peer = peerByIndex[$0.int64(1)] {
+            if let peer = peer(numbered: $0.int64(1), db) {
                 stamps.append((UInt8($0.int(0)), Stamp(hlc: $0.uint64(2), peer: peer)))
             }
         }
@@ -160,8 +155,7 @@ extension LibraryStore {
             }
             try checkStamp(field.stamp, context)
             try validate(field, of: entity, context: context)
-            if let row, immutable.contains(field.field),
-                let index = entity.fields.firstIndex(where: { $0.code == field.field }),
+            if let row, immutable.contains(field.field), let index = entity.position(of: field.field),
                 row[index + 2] != .null, row[index + 2] != field.value
             {
                 throw ChangeRefusal(
@@ -170,7 +164,7 @@ extension LibraryStore {
         }
         if row == nil {
             try checkComplete(object)
-            try checkReferences(object, context)
+            try checkReferences(object, context, db)
         }
         var winners: [(UInt8, SQLValue, Stamp)] = []
         winners.reserveCapacity(object.fields.count)

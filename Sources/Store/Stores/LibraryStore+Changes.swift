@@ -3,12 +3,12 @@
 extension LibraryStore {
     /// This store's clock for `zone`.
     public func clock(of zone: String) throws -> VectorClock {
-        try read { try loadClock(zone) }
+        try read { db in try loadClock(zone, db) }
     }
 
     /// The highest HLC in any zone's clock that is at most `limit`.
     func highestClockEntry(upTo limit: UInt64) throws -> UInt64? {
-        try read {
+        try read { db in
             try db.first("SELECT max(hlc) FROM clocks WHERE hlc <= ?", limit) {
                 $0.isNull(0) ? nil : $0.uint64(0)
             }
@@ -16,10 +16,10 @@ extension LibraryStore {
         }
     }
 
-    func loadClock(_ zone: String) throws -> VectorClock {
+    func loadClock(_ zone: String, _ db: Database) throws -> VectorClock {
         var clock = VectorClock()
         try db.forEach("SELECT peer, hlc FROM clocks WHERE zone = ?", zone) { row in
-            if let peer = peerByIndex[row.int64(0)] { clock[peer] = row.uint64(1) }
+            if let peer = peer(numbered: row.int64(0), db) { clock[peer] = row.uint64(1) }
         }
         return clock
     }
@@ -29,13 +29,13 @@ extension LibraryStore {
     /// changes travel together and everything an object refers to comes before it; batch k
     /// needs the batches before it (its `since`) and vouches for them (its `until`).
     public func changes(zone: String, since: VectorClock, batchSize: Int = 20_000) throws -> [ChangeSet] {
-        try read {
+        try read { db in
             guard try db.first("SELECT 1 FROM zones WHERE id = ?", zone, map: { _ in true }) != nil else {
                 throw StoreError.unknownZone(zone)
             }
-            let full = try loadClock(zone)
+            let full = try loadClock(zone, db)
             var pending: [PendingField] = []
-            for (index, peer) in peerByIndex {
+            for (index, peer) in numberedPeers(db) {
                 try db.forEach(
                     "SELECT entity, object, field, hlc FROM stamps WHERE zone = ? AND peer = ? AND hlc > ?",
                     zone, index, since[peer]
@@ -73,7 +73,7 @@ extension LibraryStore {
                         fields.append(companion)
                     }
                 }
-                let objects = try group(fields[...])
+                let objects = try group(fields[...], db)
                 result.append(ChangeSet(zone: zone, since: batchSince, until: until, objects: objects))
                 batchSince = batchSince.merged(with: until)
                 start = end
@@ -93,7 +93,7 @@ extension LibraryStore {
     }
 
     /// Groups fields into objects with their current values, objects in dependency order.
-    private func group(_ fields: ArraySlice<PendingField>) throws -> [ObjectChange] {
+    private func group(_ fields: ArraySlice<PendingField>, _ db: Database) throws -> [ObjectChange] {
         var byObject: [ObjectKey: [PendingField]] = [:]
         for field in fields { byObject[field.key, default: []].append(field) }
         var objects: [ObjectChange] = []
@@ -111,9 +111,10 @@ extension LibraryStore {
                 if pending.field == Entity.deletedField {
                     return FieldChange(field: pending.field, value: row[0], stamp: pending.stamp)
                 }
-                guard let index = entity.fields.firstIndex(where: { $0.code == pending.field }) else {
+                guard let index = entity.position(of: pending.field) else {
                     // A newer version's field, kept for it.
-                    guard let kept = try? unknownFieldValue(entity, key.id, code: pending.field) else {
+                    guard let kept = try? Self.unknownFieldValue(entity, key.id, code: pending.field, db)
+                    else {
                         return nil
                     }
                     return FieldChange(field: pending.field, value: kept, stamp: pending.stamp)

@@ -11,7 +11,7 @@
 extension LibraryStore {
     /// Recomputes `winner` for every tag named `name` in `zone`, writing only the rows whose
     /// winner changes (a name shared by many merged copies is recomputed on every share add).
-    func recomputeWinners(zone: String, name: String) throws {
+    static func recomputeWinners(zone: String, name: String, _ db: Database) throws {
         try db.run(
             """
             UPDATE tags SET winner = computed.winner FROM (
@@ -25,7 +25,7 @@ extension LibraryStore {
 
     /// Every tag's winner in `zone`, in one statement that writes only the rows whose
     /// winner changes (each tag's winner is looked up once, then compared with the stored one).
-    func recomputeAllWinners(zone: String) throws {
+    static func recomputeAllWinners(zone: String, _ db: Database) throws {
         try db.run(
             """
             WITH computed AS MATERIALIZED (
@@ -44,7 +44,8 @@ extension LibraryStore {
     /// With `names`, only tags of those names are looked at: enough after a transaction
     /// whose touched names are known, when the rest of the zone was clean.
     func deduplicate(zone: String, names: Set<String>? = nil, in tx: Transaction) throws -> Int {
-        let me = try index(of: localPeer)
+        let db = tx.db
+        let me = try index(of: localPeer, db)
         let hlc = tx.stamp.hlc
         try db.execute(
             """
@@ -96,7 +97,7 @@ extension LibraryStore {
         }
         for zone in zones {
             guard let names = touched[zone], !names.isEmpty else { continue }
-            try write(author: .dedup) { tx in try deduplicate(zone: zone, names: names, in: tx) }
+            _ = try write(author: .dedup) { tx in try deduplicate(zone: zone, names: names, in: tx) }
         }
     }
 
@@ -106,7 +107,7 @@ extension LibraryStore {
     @discardableResult
     public func deduplicateAll(zone: String) throws -> Int {
         try write(author: .dedup) { tx in
-            try recomputeAllWinners(zone: zone)
+            try Self.recomputeAllWinners(zone: zone, tx.db)
             return try deduplicate(zone: zone, in: tx)
         }
     }

@@ -3,14 +3,14 @@
 extension LibraryStore {
     /// Purges this participant's copy of `zone` and records that its owner must be told.
     public func leave(zone: String) throws {
-        guard kind == .shared, let owner = try read({ try owner(of: zone) }) else {
+        guard kind == .shared, let owner = try read({ db in try owner(of: zone, db) }) else {
             throw StoreError.unknownZone(zone)
         }
-        let address = try read {
+        let address = try read { db in
             try db.first("SELECT address FROM zones WHERE id = ?", zone) { $0.optionalString(0) } ?? nil
         }
         try purge(zone: zone)
-        try lock.withLock {
+        try writeLocal { db in
             try db.run(
                 "INSERT OR REPLACE INTO departures (zone, owner, address) VALUES (?, ?, ?)", zone,
                 owner.description,
@@ -20,23 +20,25 @@ extension LibraryStore {
 
     /// Shares this participant left whose owner `owner` has not acknowledged yet.
     public func departures(toldTo owner: PeerID) throws -> [String] {
-        try read {
+        try read { db in
             try db.query("SELECT zone FROM departures WHERE owner = ?", owner.description) { $0.string(0) }
         }
     }
 
-    /// Every departure not yet acknowledged: zone, owner and the owner's address.
-    public func pendingDepartures() throws -> [(zone: String, owner: String, address: String?)] {
-        try read {
-            try db.query("SELECT zone, owner, address FROM departures ORDER BY zone") {
-                ($0.string(0), $0.string(1), $0.optionalString(2))
-            }
+    /// Every departure not yet acknowledged, by zone.
+    public func pendingDepartures() throws -> [Departure] {
+        try read { db in
+            try db.query("SELECT zone, owner, address FROM departures ORDER BY zone") { row in
+                (try? PeerID(parsing: row.string(1))).map {
+                    Departure(zone: row.string(0), owner: $0, address: row.optionalString(2))
+                }
+            }.compactMap { $0 }
         }
     }
 
     /// Forgets a departure once the owner has acknowledged it.
     public func departureAcknowledged(zone: String) throws {
-        try lock.withLock { try db.run("DELETE FROM departures WHERE zone = ?", zone) }
+        try writeLocal { db in try db.run("DELETE FROM departures WHERE zone = ?", zone) }
     }
 
     /// The owner's side: marks `peer` as having left `zone`.

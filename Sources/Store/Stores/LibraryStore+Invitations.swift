@@ -10,55 +10,51 @@ import COpenSSL
 extension LibraryStore {
     /// The current token of a share this store owns, creating generation 1 if needed.
     public func invitationToken(zone: String, secret: [UInt8]) throws -> String {
-        try read { try requireOwnedShare(zone) }
-        return try lock.withLock {
-            try transaction {
-                if let generation = try db.first(
-                    "SELECT generation FROM invitations WHERE zone = ?", zone,
-                    map: {
-                        $0.int64(0)
-                    })
-                {
-                    return Self.token(zone: zone, generation: generation, secret: secret)
-                }
-                let token = Self.token(zone: zone, generation: 1, secret: secret)
-                try db.run(
-                    "INSERT INTO invitations (zone, generation, token_hash) VALUES (?, 1, ?)", zone,
-                    Self.hash(token))
-                return token
+        try read { db in try requireOwnedShare(zone, db) }
+        return try writeLocal { db in
+            if let generation = try db.first(
+                "SELECT generation FROM invitations WHERE zone = ?", zone,
+                map: {
+                    $0.int64(0)
+                })
+            {
+                return Self.token(zone: zone, generation: generation, secret: secret)
             }
+            let token = Self.token(zone: zone, generation: 1, secret: secret)
+            try db.run(
+                "INSERT INTO invitations (zone, generation, token_hash) VALUES (?, 1, ?)", zone,
+                Self.hash(token))
+            return token
         }
     }
 
     /// Revokes every URL of the share handed out so far; returns the new token.
     public func revokeInvitations(zone: String, secret: [UInt8]) throws -> String {
         _ = try invitationToken(zone: zone, secret: secret)
-        return try lock.withLock {
-            try transaction {
-                let generation =
-                    (try db.first("SELECT generation FROM invitations WHERE zone = ?", zone) { $0.int64(0) }
-                        ?? 1) + 1
-                let token = Self.token(zone: zone, generation: generation, secret: secret)
-                try db.run(
-                    "UPDATE invitations SET generation = ?, token_hash = ? WHERE zone = ?", generation,
-                    Self.hash(token),
-                    zone)
-                return token
-            }
+        return try writeLocal { db in
+            let generation =
+                (try db.first("SELECT generation FROM invitations WHERE zone = ?", zone) { $0.int64(0) }
+                    ?? 1) + 1
+            let token = Self.token(zone: zone, generation: generation, secret: secret)
+            try db.run(
+                "UPDATE invitations SET generation = ?, token_hash = ? WHERE zone = ?", generation,
+                Self.hash(token),
+                zone)
+            return token
         }
     }
 
     /// True when `token` is the share's current, unrevoked token.
     public func isValidInvitation(zone: String, token: String) throws -> Bool {
-        let stored = try read {
+        let stored = try read { db in
             try db.first("SELECT token_hash FROM invitations WHERE zone = ?", zone) { $0.string(0) }
         }
         guard let stored else { return false }
         return Self.constantTimeEqual(Array(stored.utf8), Array(Self.hash(token).utf8))
     }
 
-    private func requireOwnedShare(_ zone: String) throws {
-        guard let owner = try owner(of: zone), zone != Self.defaultZone else {
+    private func requireOwnedShare(_ zone: String, _ db: Database) throws {
+        guard let owner = try owner(of: zone, db), zone != Self.defaultZone else {
             throw StoreError.unknownZone(zone)
         }
         guard owner == localPeer else {

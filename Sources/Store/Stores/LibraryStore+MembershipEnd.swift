@@ -11,11 +11,11 @@ extension LibraryStore {
     /// Why `peer` does not take part in `zone`, a share this store owns; nil while it does
     /// (invited or accepted), and for zones this store does not own.
     public func membershipEnd(zone: String, peer: PeerID) throws -> MembershipEnd? {
-        try read {
-            guard zone != Self.defaultZone, try owner(of: zone) == localPeer, peer != localPeer else {
+        try read { db in
+            guard zone != Self.defaultZone, try owner(of: zone, db) == localPeer, peer != localPeer else {
                 return nil
             }
-            if try isStopped(zone) { return .stopped }
+            if try isStopped(zone, db) { return .stopped }
             let status = try db.first(
                 "SELECT status FROM participants WHERE id = ? AND deleted = 0",
                 Self.participantID(zone: zone, peer: peer)

@@ -1,7 +1,7 @@
 /// Who may do what in a zone, read from the replicated share record.
 extension LibraryStore {
     /// The zone's owner, or nil for a zone this store does not hold.
-    func owner(of zone: String) throws -> PeerID? {
+    func owner(of zone: String, _ db: Database) throws -> PeerID? {
         guard let text = try db.first("SELECT owner FROM zones WHERE id = ?", zone, map: { $0.string(0) })
         else {
             return nil
@@ -11,8 +11,8 @@ extension LibraryStore {
 
     /// What `peer` may do in `zone`: the owner anything, an accepted participant its
     /// permission, anyone else nothing.
-    func permission(of peer: PeerID, in zone: String) throws -> Permission {
-        guard let owner = try owner(of: zone) else { return .none }
+    func permission(of peer: PeerID, in zone: String, _ db: Database) throws -> Permission {
+        guard let owner = try owner(of: zone, db) else { return .none }
         if peer == owner { return .readWrite }
         let row = try db.first(
             "SELECT permission, status, deleted FROM participants WHERE id = ?",
@@ -21,18 +21,18 @@ extension LibraryStore {
         guard let row, row.2 == 0, row.1 == ParticipantStatus.accepted.rawValue,
             let text = row.0, let permission = Permission(rawValue: text)
         else { return .none }
-        if try isStopped(zone) { return .none }
+        if try isStopped(zone, db) { return .none }
         return permission
     }
 
-    func isStopped(_ zone: String) throws -> Bool {
+    func isStopped(_ zone: String, _ db: Database) throws -> Bool {
         try db.first("SELECT deleted FROM shares WHERE id = ?", zone) { $0.int64(0) != 0 } ?? false
     }
 
     /// Refuses at once a local write the local peer is not allowed to make in `zone`.
-    func requireWrite(_ zone: String, action: String) throws {
-        if try isStopped(zone) { throw StoreError.invalid("share \(zone.prefix(8)) has been stopped") }
-        let permission = try permission(of: localPeer, in: zone)
+    func requireWrite(_ zone: String, action: String, _ db: Database) throws {
+        if try isStopped(zone, db) { throw StoreError.invalid("share \(zone.prefix(8)) has been stopped") }
+        let permission = try permission(of: localPeer, in: zone, db)
         guard permission == .readWrite else {
             let why =
                 permission == .readOnly

@@ -17,7 +17,7 @@ extension LibraryStore {
         try requireZone(zone)
         try requireWriteUnlessDefault(zone, action: "add a photo")
         try write(author: .local) { tx in
-            var values: [(UInt8, SQLValue)] = [
+            var values: [(EntityField, SQLValue)] = [
                 (PhotoField.name, .text(name)), (PhotoField.uniqueName, .text(ids.next())),
                 (PhotoField.createdAt, .integer(Int64(HybridLogicalClock.physical(of: tx.stamp.hlc)))),
                 (PhotoField.dataHash, .text(data.hash)), (PhotoField.dataSize, .integer(data.size)),
@@ -37,15 +37,16 @@ extension LibraryStore {
         }
     }
 
-    /// Deletes a photo, its ratings and its tag links (tags stay). Returns the data hash if no
-    /// other photo uses the data any more, so the caller may remove the blob.
+    /// Deletes a photo, its ratings and its tag links (tags stay), then its data when no other
+    /// photo of this store uses the data any more.
     public func deletePhoto(_ id: String) throws {
         let zone = try livePhotoZone(id)
         try requireWriteUnlessDefault(zone, action: "delete this photo")
-        let hash = try read {
+        let hash = try read { db in
             try db.first("SELECT data_hash FROM photos WHERE id = ?", id) { $0.optionalString(0) }
         }
         try write(author: .local) { tx in
+            let db = tx.db
             let ratings = try db.query("SELECT id FROM ratings WHERE photo_id = ? AND deleted = 0", id) {
                 $0.string(0)
             }
@@ -62,7 +63,7 @@ extension LibraryStore {
     /// Removes a blob (and any partial transfer of it) when no live photo of this store
     /// refers to it.
     public func collectBlob(_ hash: String) throws {
-        let used = try read {
+        let used = try read { db in
             try db.first("SELECT 1 FROM photos WHERE data_hash = ? AND deleted = 0 LIMIT 1", hash) { _ in true
             }
         }
@@ -71,14 +72,14 @@ extension LibraryStore {
 
     /// The live photo with exactly this ID.
     public func photo(_ id: String) throws -> Photo? {
-        try read {
-            try db.first(Self.photoSelect + " WHERE id = ? AND deleted = 0", id) { try makePhoto($0) }
+        try read { db in
+            try db.first(Self.photoSelect + " WHERE id = ? AND deleted = 0", id) { try makePhoto($0, db) }
         }
     }
 
     /// Live photos, optionally of one zone and carrying one tag name.
     public func photos(zone: String? = nil, tagName: String? = nil) throws -> [Photo] {
-        try read {
+        try read { db in
             var sql = Self.photoSelect + " WHERE deleted = 0"
             var values: [any SQLBindable] = []
             if let zone {
@@ -94,29 +95,40 @@ extension LibraryStore {
             }
             sql += " ORDER BY created_at, id"
             var result: [Photo] = []
-            try db.forEach(sql, values: values) { result.append(try makePhoto($0)) }
+            try db.forEach(sql, values: values) { result.append(try makePhoto($0, db)) }
             return result
         }
     }
 
-    static let photoSelect = """
-        SELECT id, zone, name, unique_name, created_at, data_size, data_hash, length(thumbnail) FROM photos
-        """
+    /// `id, zone`, then every photo field as `Photo.values` holds it (a blob as its length).
+    static let photoSelect =
+        "SELECT id, zone, " + PhotoField.all.map(\.readExpression).joined(separator: ", ") + " FROM photos"
 
-    private func makePhoto(_ row: Row) throws -> Photo {
+    /// A row of `photoSelect` as a photo, with its tags and ratings.
+    private func makePhoto(_ row: Row, _ db: Database) throws -> Photo {
         let id = row.string(0)
-        let hash = row.optionalString(6) ?? ""
+        let values = PhotoField.all.enumerated().map { index, field in
+            let column = index + 2
+            guard !row.isNull(column) else {
+                return field.kind.storage == .text ? SQLValue.text("") : .integer(0)
+            }
+            return row.value(column)
+        }
+        var hash = ""
+        if let index = Entity.photo.position(of: PhotoField.dataHash.code),
+            case .text(let text) = values[index]
+        {
+            hash = text
+        }
         return Photo(
-            id: id, zone: row.string(1), store: kind, name: row.optionalString(2) ?? "",
-            uniqueName: row.optionalString(3) ?? "", createdAt: row.int64(4), size: row.int64(5),
-            sha256: hash,
-            pending: hash.isEmpty || !blobs.contains(hash), thumbnailSize: row.int(7),
-            tags: try effectiveTags(ofPhoto: id), ratings: try liveRatings(ofPhoto: id))
+            id: id, zone: row.string(1), store: kind, values: values,
+            pending: hash.isEmpty || !blobs.contains(hash),
+            tags: try effectiveTags(ofPhoto: id, db), ratings: try liveRatings(ofPhoto: id, db))
     }
 
     /// The photo's tags as people see them: each live link (`live_links`: no later removal in
     /// its name's group) counted for the winner of its tag.
-    func effectiveTags(ofPhoto id: String) throws -> [TagRef] {
+    func effectiveTags(ofPhoto id: String, _ db: Database) throws -> [TagRef] {
         try db.query(
             """
             SELECT DISTINCT w.id, w.uuid, w.name FROM live_links l JOIN tags w ON w.id = l.winner
@@ -125,7 +137,7 @@ extension LibraryStore {
         ) { TagRef(id: $0.string(0), uuid: $0.string(1), name: $0.string(2)) }
     }
 
-    func liveRatings(ofPhoto id: String) throws -> [RatingRef] {
+    func liveRatings(ofPhoto id: String, _ db: Database) throws -> [RatingRef] {
         try db.query("SELECT id, value FROM ratings WHERE photo_id = ? AND deleted = 0 ORDER BY id", id) {
             RatingRef(id: $0.string(0), value: $0.int(1))
         }
@@ -133,7 +145,7 @@ extension LibraryStore {
 
     /// The thumbnail bytes of a live photo.
     public func thumbnail(ofPhoto id: String) throws -> [UInt8]? {
-        try read {
+        try read { db in
             try db.first("SELECT thumbnail FROM photos WHERE id = ? AND deleted = 0", id) {
                 $0.optionalBytes(0)
             }
@@ -144,7 +156,7 @@ extension LibraryStore {
     /// The zone of a live photo, or `notFound`.
     func livePhotoZone(_ id: String) throws -> String {
         guard
-            let zone = try read({
+            let zone = try read({ db in
                 try db.first("SELECT zone FROM photos WHERE id = ? AND deleted = 0", id) { $0.string(0) }
             })
         else { throw StoreError.notFound(kind: "photo", reference: id) }
@@ -152,11 +164,11 @@ extension LibraryStore {
     }
 
     func requireWriteUnlessDefault(_ zone: String, action: String) throws {
-        if zone != Self.defaultZone { try read { try requireWrite(zone, action: action) } }
+        if zone != Self.defaultZone { try read { db in try requireWrite(zone, action: action, db) } }
     }
 
     func requireZone(_ zone: String) throws {
-        let known = try read { try db.first("SELECT 1 FROM zones WHERE id = ?", zone) { _ in true } }
+        let known = try read { db in try db.first("SELECT 1 FROM zones WHERE id = ?", zone) { _ in true } }
         guard known != nil else { throw StoreError.unknownZone(zone) }
     }
 

@@ -16,11 +16,11 @@ extension LibraryStore {
 
     public func ratings(ofPhoto photo: String) throws -> [RatingRef] {
         _ = try livePhotoZone(photo)
-        return try read { try liveRatings(ofPhoto: photo) }
+        return try read { db in try liveRatings(ofPhoto: photo, db) }
     }
 
     public func deleteRating(_ id: String) throws {
-        let zone = try read {
+        let zone = try read { db in
             try db.first(
                 """
                 SELECT r.zone FROM ratings r JOIN photos p ON p.id = r.photo_id

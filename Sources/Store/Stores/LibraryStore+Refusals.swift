@@ -12,16 +12,18 @@ extension LibraryStore {
     public func currentVersions(zone: String, of keys: [(entity: Entity, id: String)]) throws
         -> [ObjectChange]
     {
-        try read {
+        try read { db in
             var versions: [ObjectChange] = []
             for (entity, id) in keys {
-                if let version = try currentVersion(entity, id, zone: zone) { versions.append(version) }
+                if let version = try currentVersion(entity, id, zone: zone, db) { versions.append(version) }
             }
             return versions
         }
     }
 
-    private func currentVersion(_ entity: Entity, _ id: String, zone: String) throws -> ObjectChange? {
+    private func currentVersion(_ entity: Entity, _ id: String, zone: String, _ db: Database) throws
+        -> ObjectChange?
+    {
         guard
             let row = try db.first(
                 EntitySQL.row(entity), id,
@@ -34,14 +36,14 @@ extension LibraryStore {
             Int(entity.rawValue), id
         ) { stampRow in
             let code = UInt8(stampRow.int(0))
-            guard let peer = peerByIndex[stampRow.int64(1)] else { return }
+            guard let peer = peer(numbered: stampRow.int64(1), db) else { return }
             let value: SQLValue?
             if code == Entity.deletedField {
                 value = row[1]
-            } else if let index = entity.fields.firstIndex(where: { $0.code == code }) {
+            } else if let index = entity.position(of: code) {
                 value = row[index + 2]
             } else {
-                value = try unknownFieldValue(entity, id, code: code)
+                value = try Self.unknownFieldValue(entity, id, code: code, db)
             }
             if let value {
                 fields.append(
@@ -59,11 +61,13 @@ extension LibraryStore {
     public func undoRefused(
         zone: String, refusals: [Refusal], versions: [ObjectChange], authority: PeerID
     ) throws -> Int {
-        guard let owner = try read({ try owner(of: zone) }) else { throw StoreError.unknownZone(zone) }
+        guard let owner = try read({ db in try owner(of: zone, db) }) else {
+            throw StoreError.unknownZone(zone)
+        }
         let context = ApplyContext(
             zone: zone, owner: owner, sender: authority, aheadLimit: Stamp.invalidHLC - 1)
         let released = refusals.filter { $0.entity == .photo }.map(\.id)
-        let hashes = try read {
+        let hashes = try read { db in
             try released.compactMap { id in
                 try db.first("SELECT data_hash FROM photos WHERE id = ?", id) { $0.optionalString(0) } ?? nil
             }
@@ -88,9 +92,10 @@ extension LibraryStore {
     ) throws -> Bool {
         let entity = refusal.entity
         let id = refusal.id
+        let db = tx.db
         let row = try db.first(EntitySQL.row(entity), id) { $0.value(0) }
         guard row == nil || row == .text(zone) else { return false }
-        var current = try currentVersion(entity, id, zone: zone)?.fields ?? []
+        var current = try currentVersion(entity, id, zone: zone, db)?.fields ?? []
         let original = current
         for field in version?.fields ?? [] {
             // The authority's fields are validated like any received field (values, stamps).
@@ -123,7 +128,7 @@ extension LibraryStore {
         }
         let tagName = try db.first("SELECT name FROM tags WHERE id = ?", id) { $0.optionalString(0) } ?? nil
         try db.run(EntitySQL.delete(entity), id)
-        try forgetStamps(entity, id)
+        try Self.forgetStamps(entity, id, db)
         let complete =
             current.map(\.field).allSatisfy { $0 == Entity.deletedField }
             ? !current.isEmpty : entity.requiredFields.isSubset(of: Set(current.map(\.field)))

@@ -12,7 +12,7 @@ extension LibraryStore {
         }
         let zone = ids.next()
         try writeThenDeduplicate([Self.defaultZone, zone]) { tx in
-            try createZone(zone, owner: localPeer)
+            try createZone(zone, owner: localPeer, tx.db)
             try tx.set(
                 .share, zone, zone: zone,
                 [
@@ -43,7 +43,7 @@ extension LibraryStore {
         guard peer != localPeer else {
             throw StoreError.invalid("you own this share; you cannot be its participant")
         }
-        var values: [(UInt8, SQLValue)] = [(ParticipantField.peer, .text(peer.description))]
+        var values: [(EntityField, SQLValue)] = [(ParticipantField.peer, .text(peer.description))]
         if let permission {
             guard permission != .none else {
                 throw StoreError.invalid("a participant's permission is read-only or read-write")
@@ -58,11 +58,11 @@ extension LibraryStore {
 
     /// A participant's record in this store, if any.
     public func participant(zone: String, peer: PeerID) throws -> Participant? {
-        try read {
+        try read { db in
             try db.first(
                 "SELECT peer, permission, status FROM participants WHERE id = ? AND deleted = 0",
                 Self.participantID(zone: zone, peer: peer)
-            ) { makeParticipant($0) }
+            ) { makeParticipant($0) } ?? nil
         }
     }
 
@@ -70,7 +70,7 @@ extension LibraryStore {
     /// contact) and moves the owner's objects back to the default zone, or deletes them.
     public func stopShare(_ zone: String, purge: Bool) throws {
         try requireOwnedLiveShare(zone)
-        let hashes = try read {
+        let hashes = try read { db in
             try db.query("SELECT DISTINCT data_hash FROM photos WHERE zone = ?", zone) {
                 $0.optionalString(0)
             }
@@ -91,35 +91,48 @@ extension LibraryStore {
     /// `address` (HOST:PORT).
     public func prepareParticipantZone(_ zone: String, owner: PeerID, address: String? = nil) throws {
         guard kind == .shared else { throw StoreError.invalid("accepted shares live in the shared store") }
-        try write(author: .local) { _ in
-            try createZone(zone, owner: owner)
-            if let address { try db.run("UPDATE zones SET address = ? WHERE id = ?", address, zone) }
+        try write(author: .local) { tx in
+            try createZone(zone, owner: owner, tx.db)
+            if let address { try tx.db.run("UPDATE zones SET address = ? WHERE id = ?", address, zone) }
         }
     }
 
-    /// Zones of this store with their owner and the owner's address, where known.
-    public func zoneOwners() throws -> [(zone: String, owner: String, address: String?)] {
-        try read {
-            try db.query("SELECT id, owner, address FROM zones WHERE id != ? ORDER BY id", Self.defaultZone) {
-                ($0.string(0), $0.string(1), $0.optionalString(2))
-            }
+    /// Zones of this store but the default one, with their owner and the owner's address
+    /// where known, by ID.
+    public func zoneOwners() throws -> [ZoneRecord] {
+        try read { db in
+            try db.query(
+                "SELECT id, owner, address FROM zones WHERE id != ? ORDER BY id", Self.defaultZone,
+                map: Self.zoneRecord
+            ).compactMap { $0 }
         }
+    }
+
+    /// A `zones` row (id, owner, address); nil for an owner that is not a peer ID, which
+    /// this store never writes.
+    static func zoneRecord(_ row: Row) -> ZoneRecord? {
+        guard let owner = try? PeerID(parsing: row.string(1)) else { return nil }
+        return ZoneRecord(id: row.string(0), owner: owner, address: row.optionalString(2))
     }
 
     /// Every share record this store holds.
     public func shares() throws -> [ShareInfo] {
-        try read {
+        try read { db in
             let rows = try db.query(
                 """
                 SELECT z.id, z.owner, s.title, s.public_permission, s.deleted FROM zones z
                 LEFT JOIN shares s ON s.id = z.id WHERE z.id != ? ORDER BY z.created_at, z.id
                 """, Self.defaultZone
-            ) { ($0.string(0), $0.string(1), $0.optionalString(2), $0.optionalString(3), $0.int64(4)) }
-            return try rows.map { row in
+            ) { row in
+                (try? PeerID(parsing: row.string(1))).map {
+                    (row.string(0), $0, row.optionalString(2), row.optionalString(3), row.int64(4))
+                }
+            }
+            return try rows.compactMap { $0 }.map { row in
                 let participants = try db.query(
                     "SELECT peer, permission, status FROM participants WHERE zone = ? AND deleted = 0 ORDER BY peer",
                     row.0
-                ) { makeParticipant($0) }
+                ) { makeParticipant($0) }.compactMap { $0 }
                 return ShareInfo(
                     zone: row.0, store: kind, owner: row.1, title: row.2 ?? "",
                     publicPermission: row.3.flatMap(Permission.init(rawValue:)) ?? .none, stopped: row.4 != 0,
@@ -132,22 +145,27 @@ extension LibraryStore {
         try shares().first { $0.zone == zone }
     }
 
-    private func makeParticipant(_ row: Row) -> Participant {
-        Participant(
-            peer: row.string(0), permission: Permission(rawValue: row.optionalString(1) ?? "") ?? .none,
+    /// A participant row (peer, permission, status); nil for a peer that is not a peer ID,
+    /// which validation keeps out of the store.
+    private func makeParticipant(_ row: Row) -> Participant? {
+        guard let peer = try? PeerID(parsing: row.string(0)) else { return nil }
+        return Participant(
+            peer: peer, permission: Permission(rawValue: row.optionalString(1) ?? "") ?? .none,
             status: ParticipantStatus(rawValue: row.optionalString(2) ?? "") ?? .pending)
     }
 
     private func requireOwnedLiveShare(_ zone: String) throws {
-        try read {
-            guard let owner = try owner(of: zone), zone != Self.defaultZone else {
+        try read { db in
+            guard let owner = try owner(of: zone, db), zone != Self.defaultZone else {
                 throw StoreError.unknownZone(zone)
             }
             guard owner == localPeer else {
                 throw StoreError.permissionDenied(
                     "only the share's owner can change its membership or add photos to it")
             }
-            if try isStopped(zone) { throw StoreError.invalid("share \(zone.prefix(8)) has been stopped") }
+            if try isStopped(zone, db) {
+                throw StoreError.invalid("share \(zone.prefix(8)) has been stopped")
+            }
         }
     }
 }

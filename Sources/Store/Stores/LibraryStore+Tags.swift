@@ -13,7 +13,7 @@ extension LibraryStore {
 
     /// Inside a transaction: links the photo to the live winner named `name`, creating it.
     func tagPhoto(_ photo: String, name: String, zone: String, in tx: Transaction) throws -> TagRef {
-        let existing = try db.first(
+        let existing = try tx.db.first(
             "SELECT id, uuid FROM tags WHERE zone = ? AND name = ? AND deleted = 0 AND winner = id", zone,
             name
         ) { TagRef(id: $0.string(0), uuid: $0.string(1), name: name) }
@@ -24,9 +24,9 @@ extension LibraryStore {
             tag = TagRef(id: ids.next(), uuid: ids.next(), name: name)
             try tx.set(
                 .tag, tag.id, zone: zone, [(TagField.uuid, .text(tag.uuid)), (TagField.name, .text(name))])
-            try recomputeWinners(zone: zone, name: name)
+            try Self.recomputeWinners(zone: zone, name: name, tx.db)
         }
-        let linked = try effectiveTags(ofPhoto: photo).contains { $0.id == tag.id }
+        let linked = try effectiveTags(ofPhoto: photo, tx.db).contains { $0.id == tag.id }
         if !linked { try tx.setLink(photo: photo, tag: tag.id, zone: zone, linked: true) }
         return tag
     }
@@ -37,10 +37,10 @@ extension LibraryStore {
         let zone = try livePhotoZone(photo)
         try requireWriteUnlessDefault(zone, action: "untag this photo")
         try write(author: .local) { tx in
-            guard try effectiveTags(ofPhoto: photo).contains(where: { $0.id == tag }) else {
+            guard try effectiveTags(ofPhoto: photo, tx.db).contains(where: { $0.id == tag }) else {
                 throw StoreError.invalid("photo \(photo.prefix(8)) does not carry tag \(tag.prefix(8))")
             }
-            let raw = try db.query(
+            let raw = try tx.db.query(
                 """
                 SELECT pt.tag_id FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id
                 WHERE pt.photo_id = ? AND pt.linked = 1 AND t.winner = ?
@@ -52,7 +52,7 @@ extension LibraryStore {
 
     /// Tags the photo if it lacks the tag, untags it otherwise. Returns true if now tagged.
     public func toggle(photo: String, tag: String) throws -> Bool {
-        let carried = try read { try effectiveTags(ofPhoto: photo) }.contains { $0.id == tag }
+        let carried = try read { db in try effectiveTags(ofPhoto: photo, db) }.contains { $0.id == tag }
         if carried {
             try untag(photo: photo, tag: tag)
             return false
@@ -60,7 +60,7 @@ extension LibraryStore {
         let zone = try livePhotoZone(photo)
         try requireWriteUnlessDefault(zone, action: "tag this photo")
         try write(author: .local) { tx in
-            let tagZone = try db.first("SELECT zone FROM tags WHERE id = ? AND deleted = 0", tag) {
+            let tagZone = try tx.db.first("SELECT zone FROM tags WHERE id = ? AND deleted = 0", tag) {
                 $0.string(0)
             }
             guard tagZone == zone else {
@@ -74,17 +74,17 @@ extension LibraryStore {
     /// Deletes a tag (and its merged duplicates) and removes it from its photos.
     public func deleteTag(_ id: String) throws {
         guard
-            let zone = try read({
+            let zone = try read({ db in
                 try db.first("SELECT zone FROM tags WHERE id = ? AND deleted = 0", id) { $0.string(0) }
             })
         else { throw StoreError.notFound(kind: "tag", reference: id) }
         try requireWriteUnlessDefault(zone, action: "delete this tag")
         try write(author: .local) { tx in
-            let family = try db.query("SELECT id FROM tags WHERE winner = ? OR id = ?", id, id) {
+            let family = try tx.db.query("SELECT id FROM tags WHERE winner = ? OR id = ?", id, id) {
                 $0.string(0)
             }
             for member in family {
-                let photos = try db.query(
+                let photos = try tx.db.query(
                     "SELECT photo_id FROM photo_tags WHERE tag_id = ? AND linked = 1", member
                 ) {
                     $0.string(0)
@@ -97,7 +97,7 @@ extension LibraryStore {
 
     /// Live tags (dedup winners) with the number of live photos carrying each.
     public func tags(zone: String? = nil) throws -> [TagSummary] {
-        try read {
+        try read { db in
             var sql = """
                 SELECT w.id, w.uuid, w.name, w.zone, (
                     SELECT COUNT(DISTINCT l.photo_id) FROM live_links l
@@ -126,7 +126,7 @@ extension LibraryStore {
 
     /// Cleans up duplicate tags of `zone` when this peer may write there.
     func deduplicateIfNeeded(zone: String) throws {
-        let canWrite = try read { try permission(of: localPeer, in: zone) == .readWrite }
+        let canWrite = try read { db in try permission(of: localPeer, in: zone, db) == .readWrite }
         if canWrite { try deduplicate(zone: zone) }
     }
 }

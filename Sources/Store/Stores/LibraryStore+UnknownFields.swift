@@ -16,8 +16,9 @@ extension LibraryStore {
     }
 
     /// Writes unknown fields of one object (values; their stamps are written by the caller).
-    func writeUnknownFields(
-        _ entity: Entity, _ id: String, zone: String, _ fields: [(code: UInt8, value: SQLValue)]
+    static func writeUnknownFields(
+        _ entity: Entity, _ id: String, zone: String, _ fields: [(code: UInt8, value: SQLValue)],
+        _ db: Database
     ) throws {
         for (code, value) in fields {
             try db.run(
@@ -29,7 +30,9 @@ extension LibraryStore {
     }
 
     /// The kept value of an unknown field, if any.
-    func unknownFieldValue(_ entity: Entity, _ id: String, code: UInt8) throws -> SQLValue? {
+    static func unknownFieldValue(_ entity: Entity, _ id: String, code: UInt8, _ db: Database) throws
+        -> SQLValue?
+    {
         try db.first(
             "SELECT value FROM unknown_fields WHERE entity = ? AND object = ? AND field = ?",
             Int(entity.rawValue), id, Int(code)
@@ -38,7 +41,7 @@ extension LibraryStore {
 
     /// Unknown fields kept for one object, by code (for tests and diagnostics).
     public func unknownFields(_ entity: Entity, _ id: String) throws -> [UInt8: SQLValue] {
-        try read {
+        try read { db in
             var result: [UInt8: SQLValue] = [:]
             try db.forEach(
                 "SELECT field, value FROM unknown_fields WHERE entity = ? AND object = ?",
@@ -49,28 +52,25 @@ extension LibraryStore {
     }
 
     /// Forgets one object's stamps and kept unknown fields (its row is deleted by the caller).
-    func forgetStamps(_ entity: Entity, _ id: String) throws {
+    static func forgetStamps(_ entity: Entity, _ id: String, _ db: Database) throws {
         try db.run("DELETE FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), id)
         try db.run("DELETE FROM unknown_fields WHERE entity = ? AND object = ?", Int(entity.rawValue), id)
     }
 
     /// Moves kept values whose field this build knows into their columns: run at start-up,
     /// so the fields a newer peer sent before this peer upgraded take effect after it.
-    func adoptKnownFields() throws {
+    static func adoptKnownFields(_ db: Database) throws {
         let kept = try db.query("SELECT entity, object, field, value FROM unknown_fields") {
             ($0.int(0), $0.string(1), UInt8($0.int(2)), $0.value(3))
         }
-        guard !kept.isEmpty else { return }
-        try transaction {
-            for (raw, id, code, value) in kept {
-                guard let entity = Entity(rawValue: UInt8(raw)), let column = entity.column(for: code),
-                    code != Entity.deletedField
-                else { continue }
-                try db.run("UPDATE \(entity.table) SET \(column) = ? WHERE id = ?", value, id)
-                try db.run(
-                    "DELETE FROM unknown_fields WHERE entity = ? AND object = ? AND field = ?", raw, id,
-                    Int(code))
-            }
+        for (raw, id, code, value) in kept {
+            guard let entity = Entity(rawValue: UInt8(raw)), let column = entity.column(for: code),
+                code != Entity.deletedField
+            else { continue }
+            try db.run("UPDATE \(entity.table) SET \(column) = ? WHERE id = ?", value, id)
+            try db.run(
+                "DELETE FROM unknown_fields WHERE entity = ? AND object = ? AND field = ?", raw, id,
+                Int(code))
         }
     }
 }

@@ -13,7 +13,7 @@ extension LibraryStore {
     }
 
     /// Refuses an object whose fields were written by someone without the right to.
-    func checkAuthors(_ object: ObjectChange, _ context: ApplyContext) throws {
+    func checkAuthors(_ object: ObjectChange, _ context: ApplyContext, _ db: Database) throws {
         switch object.entity {
         case .share:
             guard object.id == context.zone else { throw ChangeRefusal("share record of another zone") }
@@ -24,7 +24,7 @@ extension LibraryStore {
             let member = try participantPeer(object.id, zone: context.zone)
             for field in object.fields where field.stamp.peer != context.owner {
                 let leaving =
-                    field.stamp.peer == member && field.field == ParticipantField.status
+                    field.stamp.peer == member && field.field == ParticipantField.status.code
                     && field.value == .text(ParticipantStatus.removed.rawValue)
                 guard leaving else { throw ChangeRefusal("only the owner changes membership") }
             }
@@ -33,7 +33,7 @@ extension LibraryStore {
             for (i, field) in object.fields.enumerated() {
                 let author = field.stamp.peer
                 if object.fields[..<i].contains(where: { $0.stamp.peer == author }) { continue }
-                if try !mayHaveWritten(author, context) {
+                if try !mayHaveWritten(author, context, db) {
                     throw ChangeRefusal("\(author.short) may not write to this share")
                 }
             }
@@ -45,9 +45,11 @@ extension LibraryStore {
     /// each change when it arrived and relays only what it accepted, the author must be the
     /// owner or someone who has been a participant: a change made before its author left or
     /// lost write access stays valid, so every replica keeps the same history of the zone.
-    private func mayHaveWritten(_ author: PeerID, _ context: ApplyContext) throws -> Bool {
+    private func mayHaveWritten(_ author: PeerID, _ context: ApplyContext, _ db: Database) throws -> Bool {
         if author == context.owner { return true }
-        if context.sender != context.owner { return try cachedPermission(of: author, context) == .readWrite }
+        if context.sender != context.owner {
+            return try cachedPermission(of: author, context, db) == .readWrite
+        }
         if let known = context.permissions[author] { return known != .none }
         let record = try db.first(
             "SELECT 1 FROM participants WHERE id = ?", Self.participantID(zone: context.zone, peer: author)
@@ -57,9 +59,12 @@ extension LibraryStore {
         return verdict != .none
     }
 
-    private func cachedPermission(of author: PeerID, _ context: ApplyContext) throws -> Permission {
+    private func cachedPermission(of author: PeerID, _ context: ApplyContext, _ db: Database) throws
+        -> Permission
+    {
         if let known = context.permissions[author] { return known }
-        let permission = author == context.owner ? .readWrite : try permission(of: author, in: context.zone)
+        let permission =
+            author == context.owner ? .readWrite : try permission(of: author, in: context.zone, db)
         context.permissions[author] = permission
         return permission
     }
@@ -72,10 +77,10 @@ extension LibraryStore {
         return peer
     }
 
-    /// Refuses a field with a value of the wrong type or range, or an unknown field (of a
+    /// Refuses a field with a value its kind does not accept, or an unknown field (of a
     /// newer version) that cannot be kept: a code out of range or a value over the limit.
     func validate(_ field: FieldChange, of entity: Entity, context: ApplyContext) throws {
-        guard let column = entity.column(for: field.field) else {
+        guard let known = entity.field(for: field.field) else {
             guard Self.isStorableUnknownCode(field.field) else {
                 throw ChangeRefusal("unknown field \(field.field)")
             }
@@ -85,30 +90,9 @@ extension LibraryStore {
             }
             return
         }
-        let value = field.value
-        let ok: Bool
-        switch (entity, column) {
-        case (_, "deleted"):
-            ok = value == .integer(1) || (entity == .tag && value == .integer(2))
-        case (.share, "owner"): ok = value == .text(context.owner.description)
-        case (.share, "title"), (.photo, "name"), (.tag, "name"): ok = isValidName(value)
-        case (.share, "public_permission"), (.participant, "permission"):
-            ok = text(value).flatMap(Permission.init(rawValue:)) != nil
-        case (.participant, "status"): ok = text(value).flatMap(ParticipantStatus.init(rawValue:)) != nil
-        case (.participant, "peer"): ok = text(value).map { (try? PeerID(parsing: $0)) != nil } ?? false
-        case (.photo, "unique_name"), (.rating, "photo_id"):
-            ok = text(value).map { !$0.isEmpty && $0.utf8.count <= 64 } ?? false
-        case (.photo, "created_at"): ok = integer(value) != nil
-        case (.photo, "data_hash"): ok = text(value).map(Self.isHexDigest) ?? false
-        case (.photo, "data_size"): ok = integer(value).map { $0 >= 0 && $0 <= limits.maxPhotoBytes } ?? false
-        case (.photo, "thumbnail"):
-            ok = bytes(value).map { $0.count <= limits.maxThumbnailBytes } ?? (value == .null)
-        case (.tag, "uuid"): ok = text(value).map(Self.isCanonicalUUID) ?? false
-        case (.rating, "value"): ok = integer(value).map { (1...5).contains($0) } ?? false
-        case (.link, "linked"): ok = value == .integer(0) || value == .integer(1)
-        default: ok = false
+        guard known.kind.accepts(field.value, limits: limits, zoneOwner: context.owner) else {
+            throw ChangeRefusal("invalid value for \(entity.name).\(known.column)")
         }
-        guard ok else { throw ChangeRefusal("invalid value for \(entity.name).\(column)") }
     }
 
     /// Refuses a new object that lacks a field every object of its kind has (a tombstone
@@ -124,7 +108,7 @@ extension LibraryStore {
     }
 
     /// Refuses a new object that points at a photo or tag the zone does not hold.
-    func checkReferences(_ object: ObjectChange, _ context: ApplyContext) throws {
+    func checkReferences(_ object: ObjectChange, _ context: ApplyContext, _ db: Database) throws {
         func value(_ code: UInt8) -> String? {
             object.fields.first { $0.field == code }.flatMap { text($0.value) }
         }
@@ -140,9 +124,12 @@ extension LibraryStore {
             context.noteInZone(entity, id)
         }
         let isTombstoneOnly = object.fields.allSatisfy { $0.field == Entity.deletedField }
+        if !isTombstoneOnly {
+            for field in object.entity.fields {
+                if case .reference(let target) = field.kind { try requireRef(target, value(field.code)) }
+            }
+        }
         switch object.entity {
-        case .rating where !isTombstoneOnly:
-            try requireRef(.photo, value(RatingField.photo))
         case .link:
             guard let derived = object.entity.derivedColumns(id: object.id), derived.count == 2,
                 case .text(let photo) = derived[0].value, case .text(let tag) = derived[1].value
@@ -153,18 +140,12 @@ extension LibraryStore {
             try requireRef(.tag, tag)
         case .participant:
             let member = try participantPeer(object.id, zone: context.zone)
-            guard value(ParticipantField.peer) == member.description || isTombstoneOnly else {
+            guard value(ParticipantField.peer.code) == member.description || isTombstoneOnly else {
                 throw ChangeRefusal("participant record does not match its ID")
             }
         default:
             break
         }
-    }
-
-    private func isValidName(_ value: SQLValue) -> Bool {
-        guard let name = text(value) else { return false }
-        return !name.isEmpty && name.utf8.count <= limits.maxNameBytes
-            && Self.hasNoControlCharacters(name)
     }
 
     static func isHexDigest(_ text: String) -> Bool {
@@ -200,15 +181,5 @@ extension LibraryStore {
 
 private func text(_ value: SQLValue) -> String? {
     if case .text(let t) = value { return t }
-    return nil
-}
-
-private func integer(_ value: SQLValue) -> Int64? {
-    if case .integer(let i) = value { return i }
-    return nil
-}
-
-private func bytes(_ value: SQLValue) -> [UInt8]? {
-    if case .blob(let b) = value { return b }
     return nil
 }

@@ -1,18 +1,17 @@
 /// Zones as data: create, move a photo's graph into one, move objects back, purge a copy.
 extension LibraryStore {
     /// Records a zone this store holds (a new share, or one being accepted).
-    func createZone(_ zone: String, owner: PeerID) throws {
+    func createZone(_ zone: String, owner: PeerID, _ db: Database) throws {
         try db.run(
             "INSERT OR IGNORE INTO zones (id, owner, created_at) VALUES (?, ?, ?)", zone, owner.description,
             Int64(HybridLogicalClock.wallMilliseconds()))
     }
 
-    /// Zones this store holds, with their owners.
-    public func zones() throws -> [(id: String, owner: String)] {
-        try read {
-            try db.query("SELECT id, owner FROM zones ORDER BY created_at, id") {
-                ($0.string(0), $0.string(1))
-            }
+    /// Zones this store holds (the default one too), with their owners, oldest first.
+    public func zones() throws -> [ZoneRecord] {
+        try read { db in
+            try db.query("SELECT id, owner, address FROM zones ORDER BY created_at, id", map: Self.zoneRecord)
+                .compactMap { $0 }
         }
     }
 
@@ -20,12 +19,13 @@ extension LibraryStore {
     /// moves with it, or is copied when photos left behind still use it (SPEC §3).
     func movePhoto(_ photo: String, into zone: String, in tx: Transaction) throws {
         let source = Self.defaultZone
+        let db = tx.db
         try restamp(.photo, photo, into: zone, in: tx)
         let ratings = try db.query("SELECT id FROM ratings WHERE photo_id = ? AND deleted = 0", photo) {
             $0.string(0)
         }
         for rating in ratings { try restamp(.rating, rating, into: zone, in: tx) }
-        let tags = try effectiveTags(ofPhoto: photo)
+        let tags = try effectiveTags(ofPhoto: photo, db)
         try dropLinks(ofPhoto: photo, zone: source, in: tx)
         for tag in tags {
             let othersUseIt =
@@ -54,6 +54,7 @@ extension LibraryStore {
     /// purge); the share record stays behind as the zone's tombstone.
     func moveZoneToDefault(_ zone: String, in tx: Transaction) throws {
         let target = Self.defaultZone
+        let db = tx.db
         for entity in [Entity.photo, .tag, .rating] {
             let ids = try db.query("SELECT id FROM \(entity.table) WHERE zone = ? AND deleted = 0", zone) {
                 $0.string(0)
@@ -76,30 +77,31 @@ extension LibraryStore {
     func restamp(_ entity: Entity, _ id: String, into zone: String, in tx: Transaction) throws {
         let columns = entity.fields.map(\.column).joined(separator: ", ")
         guard
-            let values = try db.first(
+            let values = try tx.db.first(
                 "SELECT \(columns) FROM \(entity.table) WHERE id = ?", id,
                 map: { row in
-                    entity.fields.enumerated().map { ($0.element.code, row.value($0.offset)) }
+                    entity.fields.enumerated().map { ($0.element, row.value($0.offset)) }
                 })
         else { throw StoreError.notFound(kind: entity.name, reference: id) }
-        try forgetStamps(entity, id)
+        try Self.forgetStamps(entity, id, tx.db)
         try tx.set(entity, id, zone: zone, values.filter { $0.1 != .null })
     }
 
     /// Removes a photo's links in a zone that is never replicated (no tombstones needed).
     private func dropLinks(ofPhoto photo: String, zone: String, in tx: Transaction) throws {
-        let ids = try db.query("SELECT id FROM photo_tags WHERE photo_id = ? AND zone = ?", photo, zone) {
+        let ids = try tx.db.query("SELECT id FROM photo_tags WHERE photo_id = ? AND zone = ?", photo, zone) {
             $0.string(0)
         }
         for id in ids {
-            try db.run("DELETE FROM photo_tags WHERE id = ?", id)
-            try forgetStamps(.link, id)
+            try tx.db.run("DELETE FROM photo_tags WHERE id = ?", id)
+            try Self.forgetStamps(.link, id, tx.db)
             tx.record(.link, id, zone: zone, .delete)
         }
     }
 
     /// Deletes rows of `zone` outright, with their stamps (a purge: no tombstones).
     func hardDelete(zone: String, entities: [Entity], in tx: Transaction, record: Bool = true) throws {
+        let db = tx.db
         for entity in entities {
             if record {
                 let ids = try db.query("SELECT id, deleted FROM \(entity.table) WHERE zone = ?", zone) {
@@ -116,12 +118,13 @@ extension LibraryStore {
     /// Removes this store's whole copy of a zone (participant leaving, removed, or share
     /// stopped): rows, stamps, clock and the zone itself. Unused photo data goes too.
     public func purge(zone: String) throws {
-        let hashes = try read {
+        let hashes = try read { db in
             try db.query("SELECT DISTINCT data_hash FROM photos WHERE zone = ?", zone) {
                 $0.optionalString(0)
             }
         }
         try write(author: .purge) { tx in
+            let db = tx.db
             try hardDelete(zone: zone, entities: Entity.allCases, in: tx)
             try db.run("DELETE FROM stamps WHERE zone = ?", zone)
             try db.run("DELETE FROM unknown_fields WHERE zone = ?", zone)
@@ -134,7 +137,7 @@ extension LibraryStore {
 extension LibraryStore {
     /// Live photos and visible tags per zone, counted in SQL.
     public func counts() throws -> [String: (photos: Int, tags: Int)] {
-        try read {
+        try read { db in
             var result: [String: (photos: Int, tags: Int)] = [:]
             try db.forEach("SELECT zone, count(*) FROM photos WHERE deleted = 0 GROUP BY zone") {
                 result[$0.string(0), default: (0, 0)].photos = $0.int(1)

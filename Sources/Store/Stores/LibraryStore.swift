@@ -3,24 +3,31 @@ import Foundation
 /// One SQLite database of a person's library — the private or the shared one — with its
 /// replicated objects, per-field stamps, per-zone clocks and persistent history.
 ///
-/// All access is serialised by one lock; every operation is one SQLite transaction.
+/// The connection is private: every query runs in a `read { db in … }` closure and every
+/// change in a `write(author:) { tx in … }` closure (one SQLite transaction recorded in
+/// history), both holding the store's one lock, so the compiler rather than a convention
+/// keeps statements inside it.
 public final class LibraryStore: @unchecked Sendable {
     public let kind: StoreKind
     public let localPeer: PeerID
-    let db: Database
+    /// The connection, reachable only through `read`, `write` and `writeLocal`, which hold
+    /// `lock` while they hand it to their closure: no statement runs outside the lock.
+    private let db: Database
     /// Copies the write-ahead log into the database off the committing thread.
-    let checkpointer: Checkpointer
+    private let checkpointer: Checkpointer
     public let blobs: BlobStore
     let clock: HybridLogicalClock
-    let lock = Lock()
+    private let lock = Lock()
     let limits: StoreLimits
     let ids: IDSource
-    var peerIndex: [PeerID: Int64] = [:]
-    var peerByIndex: [Int64: PeerID] = [:]
+    /// The small integers standing for peers in the stamps and clocks tables, both ways;
+    /// guarded by `lock`, so reached only through methods that take the connection.
+    private var peerIndex: [PeerID: Int64] = [:]
+    private var peerByIndex: [Int64: PeerID] = [:]
     private var observers: [@Sendable (HistoryEntry) -> Void] = []
     private var clockObservers: [@Sendable (String) -> Void] = []
     /// Committed entries not yet given to the observers, in token order.
-    var committed: [HistoryEntry] = []
+    private var committed: [HistoryEntry] = []
     private var draining = false
 
     /// The private store's zone that is never shared.
@@ -39,13 +46,12 @@ public final class LibraryStore: @unchecked Sendable {
         self.db = try Database(path: path)
         checkpointer = Checkpointer(path: path)
         try Migrations.migrate(db)
+        try SchemaCheck.verify(db)
         db.takeOverCheckpoints()
         try loadPeers()
-        try adoptKnownFields()
+        try writeLocal { db in try Self.adoptKnownFields(db) }
         if kind == .private {
-            try db.run(
-                "INSERT OR IGNORE INTO zones (id, owner, created_at) VALUES (?, ?, ?)",
-                Self.defaultZone, localPeer.description, Int64(HybridLogicalClock.wallMilliseconds()))
+            try writeLocal { db in try createZone(Self.defaultZone, owner: localPeer, db) }
         }
     }
 
@@ -75,17 +81,49 @@ public final class LibraryStore: @unchecked Sendable {
     /// as before a file-level backup, and no deferred work is pending.
     public func checkpoint() throws {
         checkpointer.waitUntilIdle()
-        try lock.withLock { _ = try db.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) } }
+        try read { db in _ = try db.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) } }
     }
 
     /// `PRAGMA integrity_check` of the database file.
     public func integrityCheck() throws -> String {
-        try lock.withLock { try db.integrityCheck() }
+        try read { db in try db.integrityCheck() }
+    }
+
+    /// Runs `body` with the connection under the store's lock, for queries. `body` must not
+    /// keep the connection, nor call back into the store (the lock is not reentrant).
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try lock.withLock { try body(db) }
+    }
+
+    /// Runs `body` as one transaction recorded in history under `author`, then tells the
+    /// observers. Every local change is stamped with `stamp`: by default a new reading of the
+    /// clock; an apply passes its own (received fields keep the stamps they carry, so its
+    /// stamp only dates the history entry). A throw rolls everything back.
+    func write<T>(author: HistoryAuthor, stamp: Stamp? = nil, _ body: (Transaction) throws -> T) throws -> T {
+        let result: T = try lock.withLock {
+            try transaction {
+                let tx = Transaction(
+                    store: self, db: db, author: author,
+                    stamp: stamp ?? Stamp(hlc: clock.tick(), peer: localPeer))
+                let result = try body(tx)
+                if let entry = try tx.finish() { committed.append(entry) }
+                return result
+            }
+        }
+        notifyCommitted()
+        return result
+    }
+
+    /// Runs `body` as one transaction on this peer's own bookkeeping (invitations,
+    /// departures, addresses, adopted fields): nothing is stamped, replicated or recorded in
+    /// history.
+    func writeLocal<T>(_ body: (Database) throws -> T) throws -> T {
+        try lock.withLock { try transaction { try body(db) } }
     }
 
     /// One SQLite transaction; on failure the peer numbering is reloaded, since numbers
     /// handed out inside the transaction were rolled back with it.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
+    private func transaction<T>(_ body: () throws -> T) throws -> T {
         do {
             let result = try db.transaction(body)
             checkpointer.committed(walPages: db.walPages)
@@ -107,8 +145,9 @@ public final class LibraryStore: @unchecked Sendable {
         }
     }
 
-    /// The small integer standing for `peer` in the stamps and clocks tables.
-    func index(of peer: PeerID) throws -> Int64 {
+    /// The small integer standing for `peer` in the stamps and clocks tables, numbering it
+    /// if it is new. `db` is the connection a `read`/`write` closure was given.
+    func index(of peer: PeerID, _ db: Database) throws -> Int64 {
         if let idx = peerIndex[peer] { return idx }
         try db.run("INSERT INTO peers (peer_id) VALUES (?)", peer.bytes)
         let idx = db.lastInsertRowID
@@ -117,31 +156,21 @@ public final class LibraryStore: @unchecked Sendable {
         return idx
     }
 
-    /// Runs `body` as one transaction recorded in history under `author`, then tells the
-    /// observers. Returns the body's result.
-    func write<T>(author: HistoryAuthor, _ body: (Transaction) throws -> T) throws -> T {
-        let result: T = try lock.withLock {
-            try transaction {
-                let tx = Transaction(
-                    store: self, author: author, stamp: Stamp(hlc: clock.tick(), peer: localPeer))
-                let result = try body(tx)
-                if let entry = try tx.finish() { committed.append(entry) }
-                return result
-            }
-        }
-        notifyCommitted()
-        return result
+    /// The peer a number in the stamps and clocks tables stands for. Taking the connection
+    /// a `read`/`write` closure was given keeps the lookup inside the lock.
+    func peer(numbered index: Int64, _ db: Database) -> PeerID? {
+        peerByIndex[index]
     }
 
-    /// Runs a read-only query under the lock.
-    func read<T>(_ body: () throws -> T) throws -> T {
-        try lock.withLock { try body() }
+    /// Every numbered peer, with its number.
+    func numberedPeers(_ db: Database) -> [(index: Int64, peer: PeerID)] {
+        peerByIndex.map { ($0.key, $0.value) }
     }
 
     /// Tells the observers about committed entries in token order, outside the store's lock.
     /// One thread at a time drains; a commit made meanwhile (even by an observer) is queued
     /// and delivered by the same drain, so observers never see token N+1 before N.
-    func notifyCommitted() {
+    private func notifyCommitted() {
         while true {
             let next: ([HistoryEntry], [@Sendable (HistoryEntry) -> Void])? = lock.withLock {
                 guard !draining, !committed.isEmpty else { return nil }

@@ -1,7 +1,12 @@
 /// One write transaction in progress: writes fields with their stamps, remembers what it
 /// touched for history, clocks and tag winners, and settles all three when it finishes.
+///
+/// Only `LibraryStore.write` makes one, under the store's lock, and hands it to its closure:
+/// `db`, the connection, is reachable only there.
 final class Transaction {
     unowned let store: LibraryStore
+    /// The store's connection, for the statements of this transaction.
+    let db: Database
     let author: HistoryAuthor
     /// The stamp of this transaction's own (local) changes.
     let stamp: Stamp
@@ -12,20 +17,19 @@ final class Transaction {
     private var localZones: Set<String> = []
     private var touchedTagNames: [String: Set<String>] = [:]
 
-    init(store: LibraryStore, author: HistoryAuthor, stamp: Stamp) {
+    init(store: LibraryStore, db: Database, author: HistoryAuthor, stamp: Stamp) {
         self.store = store
+        self.db = db
         self.author = author
         self.stamp = stamp
     }
 
-    var db: Database { store.db }
-
     /// Writes `values` as a local change of this peer, stamped with the transaction's stamp,
     /// which must be above the stamps it overwrites (it is, unless a peer's clock is further
     /// ahead than this peer's clock follows: then the write is refused, not lost).
-    func set(_ entity: Entity, _ id: String, zone: String, _ values: [(UInt8, SQLValue)]) throws {
-        try requireAboveExistingStamps(entity, id, values.map(\.0))
-        try write(entity, id, zone: zone, values.map { ($0.0, $0.1, stamp) })
+    func set(_ entity: Entity, _ id: String, zone: String, _ values: [(EntityField, SQLValue)]) throws {
+        try requireAboveExistingStamps(entity, id, values.map(\.0.code))
+        try write(entity, id, zone: zone, values.map { ($0.0.code, $0.1, stamp) })
         localZones.insert(zone)
     }
 
@@ -37,7 +41,7 @@ final class Transaction {
         try db.forEach(
             "SELECT field, peer, hlc FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), id
         ) { row in
-            guard codes.contains(UInt8(row.int(0))), let peer = store.peerByIndex[row.int64(1)] else {
+            guard codes.contains(UInt8(row.int(0))), let peer = store.peer(numbered: row.int64(1), db) else {
                 return
             }
             let existing = Stamp(hlc: row.uint64(2), peer: peer)
@@ -51,7 +55,7 @@ final class Transaction {
 
     /// Marks an object deleted (or a tag merged) as a local change.
     func delete(_ entity: Entity, _ id: String, zone: String, as tombstone: Tombstone = .deleted) throws {
-        try set(entity, id, zone: zone, [(Entity.deletedField, .integer(tombstone.rawValue))])
+        try set(entity, id, zone: zone, [(entity.tombstone, .integer(tombstone.rawValue))])
     }
 
     /// Writes fields with the stamps they carry: local ones or ones that won a merge.
@@ -97,7 +101,7 @@ final class Transaction {
             }
         }
         try db.run(Self.upsertSQL(entity, mask), sqlValues: bindings)
-        if !unknown.isEmpty { try store.writeUnknownFields(entity, id, zone: zone, unknown) }
+        if !unknown.isEmpty { try LibraryStore.writeUnknownFields(entity, id, zone: zone, unknown, db) }
         var stampBindings: [SQLValue] = []
         stampBindings.reserveCapacity(values.count * 6)
         var lastPeer: (PeerID, Int64)?
@@ -106,7 +110,7 @@ final class Transaction {
             if let (known, index) = lastPeer, known == stamp.peer {
                 peer = index
             } else {
-                peer = try store.index(of: stamp.peer)
+                peer = try store.index(of: stamp.peer, db)
                 lastPeer = (stamp.peer, peer)
             }
             stampBindings.append(.integer(Int64(entity.rawValue)))
@@ -124,7 +128,7 @@ final class Transaction {
         let type: ChangeType = deletes ? .delete : (existed == nil ? .insert : .update)
         record(entity, id, zone: zone, type)
         if entity == .tag && (existed == nil || deletes) {
-            var name = values.first { $0.0 == TagField.name }.flatMap { value -> String? in
+            var name = values.first { $0.0 == TagField.name.code }.flatMap { value -> String? in
                 if case .text(let text) = value.1 { return text }
                 return nil
             }
@@ -195,12 +199,15 @@ final class Transaction {
     /// The tag names touched in this transaction, by zone.
     var touchedTags: [String: Set<String>] { touchedTagNames }
 
+    /// Whether anything was written to history so far.
+    var hasChanges: Bool { !changes.isEmpty }
+
     /// Settles derived state and history; returns the history entry if anything changed.
     func finish() throws -> HistoryEntry? {
         for (zone, names) in touchedTagNames {
-            for name in names { try store.recomputeWinners(zone: zone, name: name) }
+            for name in names { try LibraryStore.recomputeWinners(zone: zone, name: name, db) }
         }
-        let selfIndex = try store.index(of: store.localPeer)
+        let selfIndex = try store.index(of: store.localPeer, db)
         for zone in localZones {
             try db.run(
                 """

@@ -9,6 +9,11 @@ public struct FieldChange: Hashable, Sendable {
         self.value = value
         self.stamp = stamp
     }
+
+    /// A change of `field` (its code travels).
+    public init(field: EntityField, value: SQLValue, stamp: Stamp) {
+        self.init(field: field.code, value: value, stamp: stamp)
+    }
 }
 
 /// The changed fields of one object.

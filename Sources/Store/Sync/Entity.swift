@@ -39,40 +39,32 @@ public enum Entity: UInt8, CaseIterable, Sendable, Comparable {
         }
     }
 
-    /// Field code → column, for every replicated field but the tombstone.
-    public var fields: [(code: UInt8, column: String)] {
-        switch self {
-        case .share: return Self.shareFields
-        case .participant: return Self.participantFields
-        case .photo: return Self.photoFields
-        case .tag: return Self.tagFields
-        case .rating: return Self.ratingFields
-        case .link: return Self.linkFields
-        }
-    }
+    /// Every replicated field but the tombstone, in code order (`Fields.swift`).
+    public var fields: [EntityField] { Self.tables[Int(rawValue)].fields }
 
-    // Built once: `fields` and `column(for:)` run for every field of every applied change.
-    private static let shareFields: [(code: UInt8, column: String)] = [
-        (1, "owner"), (2, "title"), (3, "public_permission"),
-    ]
-    private static let participantFields: [(code: UInt8, column: String)] = [
-        (1, "peer"), (2, "permission"), (3, "status"),
-    ]
-    private static let photoFields: [(code: UInt8, column: String)] = [
-        (1, "name"), (2, "unique_name"), (3, "created_at"), (4, "data_hash"), (5, "data_size"),
-        (6, "thumbnail"),
-    ]
-    private static let tagFields: [(code: UInt8, column: String)] = [(1, "uuid"), (2, "name")]
-    private static let ratingFields: [(code: UInt8, column: String)] = [(1, "photo_id"), (2, "value")]
-    // A link's photo and tag are its ID ("photo/tag"), so only `linked` travels.
-    private static let linkFields: [(code: UInt8, column: String)] = [(3, "linked")]
+    /// The tombstone, common to every entity: 1 = deleted, and 2 = merged for a tag.
+    public var tombstone: EntityField { Self.tables[Int(rawValue)].tombstone }
+
+    /// The field with `code`, the tombstone included; nil for a code this entity lacks.
+    public func field(for code: UInt8) -> EntityField? {
+        code < 64 ? Self.tables[Int(rawValue)].byCode[Int(code)] : nil
+    }
 
     /// The column of a field code, including the tombstone; nil for a code this entity lacks.
-    public func column(for code: UInt8) -> String? {
-        if code == Entity.deletedField { return "deleted" }
-        for field in fields where field.code == code { return field.column }
-        return nil
+    public func column(for code: UInt8) -> String? { field(for: code)?.column }
+
+    /// Where a field code's column is in `fields` (and so in the rows `EntitySQL.row` reads,
+    /// after `zone` and `deleted`); nil for the tombstone and for a code this entity lacks.
+    func position(of code: UInt8) -> Int? {
+        code < 64 ? Self.tables[Int(rawValue)].positions[Int(code)] : nil
     }
+
+    /// Fields every live object of this kind has from its creation on.
+    public var requiredFields: Set<UInt8> { Self.tables[Int(rawValue)].required }
+
+    /// Fields that are set when the object is created and never change afterwards; a change
+    /// that tries to alter one of them is refused.
+    public var immutableFields: Set<UInt8> { Self.tables[Int(rawValue)].immutable }
 
     /// Columns an object's ID determines, written when the row is created: a link's photo
     /// and tag. Nil when the ID is malformed.
@@ -86,34 +78,46 @@ public enum Entity: UInt8, CaseIterable, Sendable, Comparable {
         return [("photo_id", .text(photo)), ("tag_id", .text(tag))]
     }
 
-    /// Fields every live object of this kind has from its creation on.
-    public var requiredFields: Set<UInt8> {
-        switch self {
-        case .share, .participant: return Self.firstThree
-        case .photo: return Self.photoRequired
-        case .tag, .rating: return Self.firstTwo
-        case .link: return Self.linkRequired
+    /// An entity's field table with what is derived from it, built once: these are consulted
+    /// for every field of every applied change.
+    private struct Table {
+        let fields: [EntityField]
+        let tombstone: EntityField
+        /// By code (0…63), the field with that code, the tombstone included.
+        let byCode: [EntityField?]
+        /// By code (0…63), the field's index in `fields`.
+        let positions: [Int?]
+        let required: Set<UInt8>
+        let immutable: Set<UInt8>
+
+        init(_ entity: Entity) {
+            switch entity {
+            case .share: fields = ShareField.all
+            case .participant: fields = ParticipantField.all
+            case .photo: fields = PhotoField.all
+            case .tag: fields = TagField.all
+            case .rating: fields = RatingField.all
+            case .link: fields = LinkField.all
+            }
+            tombstone = EntityField(Entity.deletedField, "deleted", .tombstone(merges: entity == .tag))
+            var byCode = [EntityField?](repeating: nil, count: 64)
+            var positions = [Int?](repeating: nil, count: 64)
+            for (index, field) in fields.enumerated() {
+                precondition(field.code < 64 && byCode[Int(field.code)] == nil, "code \(field.code) reused")
+                byCode[Int(field.code)] = field
+                positions[Int(field.code)] = index
+            }
+            precondition(byCode[Int(Entity.deletedField)] == nil, "code 15 is the tombstone's")
+            byCode[Int(Entity.deletedField)] = tombstone
+            self.byCode = byCode
+            self.positions = positions
+            required = Set(fields.filter(\.isRequired).map(\.code))
+            immutable = Set(fields.filter(\.isImmutable).map(\.code))
         }
     }
 
-    /// Fields that are set when the object is created and never change afterwards; a change
-    /// that tries to alter one of them is refused.
-    public var immutableFields: Set<UInt8> {
-        switch self {
-        case .share, .participant, .rating: return Self.firstOne
-        case .photo: return Self.photoImmutable
-        case .tag: return Self.firstTwo
-        case .link: return []
-        }
-    }
-
-    // Built once, like `fields`: both are consulted for every applied object.
-    private static let firstOne: Set<UInt8> = [1]
-    private static let firstTwo: Set<UInt8> = [1, 2]
-    private static let firstThree: Set<UInt8> = [1, 2, 3]
-    private static let photoRequired: Set<UInt8> = [1, 2, 3, 4, 5]
-    private static let photoImmutable: Set<UInt8> = [2, 3]
-    private static let linkRequired: Set<UInt8> = [3]
+    /// Indexed by raw value (index 0 unused).
+    private static let tables: [Table] = [Table(.share)] + Entity.allCases.map(Table.init)
 }
 
 /// The tombstone values of the `deleted` field.
@@ -123,40 +127,4 @@ public enum Tombstone: Int64, Sendable {
     case deleted = 1
     /// A tag that lost deduplication: its links count for the winner of its name.
     case merged = 2
-}
-
-/// Field codes by name, so code reads as `PhotoField.name` rather than `1`.
-public enum PhotoField {
-    public static let name: UInt8 = 1
-    public static let uniqueName: UInt8 = 2
-    public static let createdAt: UInt8 = 3
-    public static let dataHash: UInt8 = 4
-    public static let dataSize: UInt8 = 5
-    public static let thumbnail: UInt8 = 6
-}
-
-public enum TagField {
-    public static let uuid: UInt8 = 1
-    public static let name: UInt8 = 2
-}
-
-public enum RatingField {
-    public static let photo: UInt8 = 1
-    public static let value: UInt8 = 2
-}
-
-public enum LinkField {
-    public static let linked: UInt8 = 3
-}
-
-public enum ShareField {
-    public static let owner: UInt8 = 1
-    public static let title: UInt8 = 2
-    public static let publicPermission: UInt8 = 3
-}
-
-public enum ParticipantField {
-    public static let peer: UInt8 = 1
-    public static let permission: UInt8 = 2
-    public static let status: UInt8 = 3
 }

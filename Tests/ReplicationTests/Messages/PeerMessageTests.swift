@@ -40,7 +40,7 @@ enum SampleMessages {
                 refusals: [
                     Refusal(
                         entity: .tag, id: "t1", reason: "t1 may not write to this share",
-                        fields: [FieldStamp(code: TagField.name, stamp: Stamp(hlc: 40, peer: peer(1)))]),
+                        fields: [FieldStamp(code: TagField.name.code, stamp: Stamp(hlc: 40, peer: peer(1)))]),
                     Refusal(entity: .link, id: "p/t1", reason: "refers to tag t1, missing in this zone"),
                 ], versions: set.objects)),
         .changesRefused(ChangesRefused(zone: "zone-a", refusals: [], versions: [])),

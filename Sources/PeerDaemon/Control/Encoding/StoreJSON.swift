@@ -10,19 +10,35 @@ enum StoreJSON {
         let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
         return .string(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
     }
+
+    /// A field's value as clients see it: milliseconds as a time, other numbers and text as
+    /// they are (a blob is read as its byte count).
+    static func value(_ value: SQLValue, of kind: FieldKind) -> JSON {
+        switch value {
+        case .integer(let number):
+            return kind == .milliseconds ? time(milliseconds: number) : .int(Int(number))
+        case .text(let text): return .string(text)
+        case .real(let number): return .double(number)
+        case .blob(let bytes): return .int(bytes.count)
+        case .null: return .null
+        }
+    }
 }
 
 extension Photo {
-    /// `{"id", "name", "zone", "store", "size", "sha256", "pending", "tags", "ratings"}` and
-    /// extras: `unique_name`, `created_at`, `thumbnail_size`.
+    /// `{"id", "zone", "store", "pending", "tags", "ratings"}` and every field the photo's
+    /// field table names for JSON (`PhotoField`): `name`, `size`, `sha256`, and the extras
+    /// `unique_name`, `created_at`, `thumbnail_size`.
     var json: JSON {
-        [
-            "id": .string(id), "name": .string(name), "zone": .string(zone), "store": .string(store.rawValue),
-            "size": .int(Int(size)), "sha256": .string(sha256), "pending": .bool(pending),
+        var object: [String: JSON] = [
+            "id": .string(id), "zone": .string(zone), "store": .string(store.rawValue),
+            "pending": .bool(pending),
             "tags": .array(tags.map(\.json)), "ratings": .array(ratings.map(\.json)),
-            "unique_name": .string(uniqueName), "created_at": StoreJSON.time(milliseconds: createdAt),
-            "thumbnail_size": .int(thumbnailSize),
         ]
+        for (field, value) in shownFields {
+            if let key = field.jsonName { object[key] = StoreJSON.value(value, of: field.kind) }
+        }
+        return .object(object)
     }
 }
 
