@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "peershared", targets: ["PeerDaemon"]),
         .executable(name: "peershare", targets: ["PeerShareCLI"]),
         .executable(name: "peershare-bench", targets: ["Bench"]),
+        .library(name: "Support", targets: ["Support"]),
         .library(name: "Store", targets: ["Store"]),
         .library(name: "Replication", targets: ["Replication"]),
     ],
@@ -22,20 +23,24 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .systemLibrary(name: "CLinux"),
-        .target(name: "Store", dependencies: ["CSQLite", "COpenSSL", "CLinux"]),
-        .target(name: "Replication", dependencies: ["Store", "COpenSSL", "CLinux"]),
-        .target(name: "ControlProtocol"),
+        // What every module uses: locks, conditions, threads, system-call errors, sockets,
+        // HOST:PORT and SHA-256. Dependencies point one way:
+        // Support <- Store <- Replication <- PeerDaemon; ControlProtocol uses Support too.
+        .target(name: "Support"),
+        .target(name: "Store", dependencies: ["Support", "CSQLite", "COpenSSL", "CLinux"]),
+        .target(name: "Replication", dependencies: ["Support", "Store", "COpenSSL", "CLinux"]),
+        .target(name: "ControlProtocol", dependencies: ["Support"]),
         .executableTarget(
             name: "PeerDaemon",
-            dependencies: ["Store", "Replication", "ControlProtocol"]
+            dependencies: ["Support", "Store", "Replication", "ControlProtocol"]
         ),
-        .executableTarget(name: "PeerShareCLI", dependencies: ["ControlProtocol"]),
-        .executableTarget(name: "Bench", dependencies: ["Store", "Replication", "CLinux"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store"]),
-        .testTarget(name: "ReplicationTests", dependencies: ["Replication", "Store"]),
+        .executableTarget(name: "PeerShareCLI", dependencies: ["Support", "ControlProtocol"]),
+        .executableTarget(name: "Bench", dependencies: ["Support", "Store", "Replication", "CLinux"]),
+        .testTarget(name: "StoreTests", dependencies: ["Support", "Store"]),
+        .testTarget(name: "ReplicationTests", dependencies: ["Support", "Replication", "Store"]),
         .testTarget(
             name: "PeerDaemonTests",
-            dependencies: ["PeerDaemon", "ControlProtocol", "Replication", "Store"]
+            dependencies: ["Support", "PeerDaemon", "ControlProtocol", "Replication", "Store"]
         ),
     ]
 )

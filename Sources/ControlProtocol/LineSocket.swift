@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Support
 
 /// A connected stream socket read and written as lines.
 ///

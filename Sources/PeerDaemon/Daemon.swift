@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import Replication
 import Store
+import Support
 import Synchronization
 
 /// Wires the daemon's parts together and runs their lifecycle: start, reload, stop.

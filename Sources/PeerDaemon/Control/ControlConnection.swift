@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import Support
 
 /// Serves one client of the control socket, on the client's own thread: reads request
 /// lines, runs their handlers, writes responses, until the client leaves, a line is too

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import Support
 import Synchronization
 
 /// The control socket: a Unix stream socket (mode 0600) accepting clients on a dedicated

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import Support
 
 /// The TCP socket peers connect to, bound at start-up so `status` can show the real port
 /// (`--listen 127.0.0.1:0`) and share URLs can carry it.

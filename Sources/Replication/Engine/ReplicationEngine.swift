@@ -1,4 +1,5 @@
 import Store
+import Support
 import Synchronization
 
 /// Replication for one library: every peer connection, dialing and accepting, push and

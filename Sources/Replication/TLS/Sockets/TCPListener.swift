@@ -1,5 +1,6 @@
 import Glibc
 import Store
+import Support
 import Synchronization
 
 /// A listening TCP socket whose accept loop runs on its own thread.
