@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import Support
 
 /// A temporary directory removed when the value goes away: each test its own.
 final class TempDir: @unchecked Sendable {

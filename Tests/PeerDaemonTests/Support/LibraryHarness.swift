@@ -2,6 +2,7 @@ import ControlProtocol
 import Foundation
 import Glibc
 import Store
+import Support
 
 /// What library tests need on top of `DaemonProcess`: files with known bytes, refusals
 /// read exactly, a snapshot to prove "nothing changed", stopping and restarting.
