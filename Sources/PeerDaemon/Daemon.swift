@@ -23,7 +23,7 @@ final class Daemon: Sendable {
     private let state: DaemonState
     private let bus = EventBus()
     private let library: LibraryHandle
-    private let listener: PeerListener
+    private let listener: TCPListener
     private let replication: ReplicationHost
     private let custodian: ShareCustodian
     private let control: ControlServer
@@ -72,9 +72,10 @@ final class Daemon: Sendable {
             logger: logger)
         HistoryPublisher.publish(library, on: bus)
         self.library = LibraryHandle(library)
-        listener = try PeerListener(address: settings.listen)
+        listener = try Self.listen(on: settings.listen)
         let state = DaemonState(
-            peerID: identity.peerID, pid: getpid(), listenAddress: listener.boundAddress, settings: settings,
+            peerID: identity.peerID, pid: getpid(),
+            listenAddress: HostPort(host: listener.host, port: listener.port), settings: settings,
             configFile: loader.configFile)
         self.state = state
         control = try ControlServer(path: settings.controlSocket, logger: logger)
@@ -99,14 +100,14 @@ final class Daemon: Sendable {
         let control = control
         watchdog = Watchdog(environment: environment, notifier: notifier) { control.isAccepting }
         control.start(routes: .catalog(services)) { [state] in state.settings.limits }
-        listener.start(handler: EnginePeerConnectionHandler(host: replication))
+        listener.start { [replication] socket in replication.engine.acceptIncoming(socket) }
         custodian.start(host: replication)
         watchdog?.start()
         let advertised = state.advertiseAddresses
         logger.info(
             "peershared \(PeerShareVersion.string) ready",
             [
-                "peer": identity.peerID.short, "listen": "\(listener.boundAddress)",
+                "peer": identity.peerID.short, "listen": listener.address,
                 "advertise": advertised.map(\.description).joined(separator: ","),
                 "control_socket": settings.controlSocket, "state_dir": settings.stateDirectory,
             ])
@@ -114,7 +115,7 @@ final class Daemon: Sendable {
             logger.warning(
                 "no address to advertise: listening on a wildcard with no network interface but loopback "
                     + "up; share URLs are refused until advertise = HOST:PORT is set",
-                ["listen": "\(listener.boundAddress)"])
+                ["listen": listener.address])
         }
         notifier.notify("READY=1", statusLine)
     }
@@ -175,7 +176,7 @@ final class Daemon: Sendable {
         bus.publish(ControlEvent(type: "daemon.stopping", data: ["reason": .string(reason)]))
         watchdog?.stop()
         control.stop()
-        listener.stop()
+        listener.close()
         custodian.stop()
         replication.stop()
         library.close()
@@ -185,7 +186,21 @@ final class Daemon: Sendable {
     }
 
     private var statusLine: String {
-        "STATUS=ready: peers on \(listener.boundAddress), control socket \(state.settings.controlSocket)"
+        "STATUS=ready: peers on \(listener.address), control socket \(state.settings.controlSocket)"
+    }
+
+    /// Binds the peer listener; the engine gets its connections once it runs.
+    private static func listen(on address: HostPort) throws(DaemonError) -> TCPListener {
+        do {
+            return try TCPListener.bind(host: address.host, port: address.port)
+        } catch {
+            switch error {
+            case .cannotListen(_, let reason), .cannotResolve(_, let reason):
+                throw .listen(address: "\(address)", reason: reason)
+            default:
+                throw .listen(address: "\(address)", reason: error.description)
+            }
+        }
     }
 
     private static func makeDirectory(_ path: String) throws(DaemonError) {

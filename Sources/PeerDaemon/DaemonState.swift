@@ -1,5 +1,6 @@
 import Replication
 import Store
+import Support
 import Synchronization
 
 /// The running daemon's facts (identity, bound address, paths, start time) and its current

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import Support
 
 /// Reports how far a long request (`photo.add`, `photo.export`) has got, as `progress`
 /// event lines before its response, when the client asked with `"progress": true`.
@@ -46,7 +47,7 @@ final class ProgressReporter: @unchecked Sendable {
             defer { finished.signal() }
             var last: Int64 = 0
             var lastSent = ContinuousClock.now
-            while Poll.readable([done.fd], timeoutMilliseconds: interval).isEmpty {
+            while Poll.readable([done.fd], timeout: .milliseconds(interval)).isEmpty {
                 if let bytes = measure(), bytes != last, bytes <= total {
                     last = bytes
                 } else if ContinuousClock.now - lastSent < heartbeat {

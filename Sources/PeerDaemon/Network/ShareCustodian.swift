@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Replication
 import Store
+import Support
 
 /// The participant's side of membership, outside replication: tells owners about shares
 /// this peer left, purges copies of shares that were stopped, and — when an owner stops

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Support
 
 /// Sends WATCHDOG=1 at half of `$WATCHDOG_USEC` while the daemon is healthy.
 ///
@@ -27,7 +28,7 @@ final class Watchdog: Sendable {
         let thread = Thread { @Sendable [self] in
             repeat {
                 if isHealthy() { notifier.notify("WATCHDOG=1") }
-            } while Poll.readable([stopSignal.fd], timeoutMilliseconds: intervalMilliseconds).isEmpty
+            } while !stopSignal.wait(timeout: .milliseconds(intervalMilliseconds))
         }
         thread.name = "watchdog"
         thread.start()

@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// How the engine behaves: session knobs, timers, reconnection, and the daemon's hooks.
 /// Defaults suit a daemon; tests shorten the timers.

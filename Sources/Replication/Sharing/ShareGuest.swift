@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// A short "guest" connection to a share's owner, to join, leave or check a membership:
 /// TLS pinned to the owner's peer ID, a hello that says `joining` (so the owner never

@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// The participant's side of `peershare accept URL`: dial the owner named in the URL, check
 /// its identity against the URL before anything secret is sent, present the token, and on

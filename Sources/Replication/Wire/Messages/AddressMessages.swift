@@ -1,3 +1,5 @@
+import Support
+
 extension MessageType {
     /// Where the sender listens for peers (sent after the hello when both sides have
     /// `Capabilities.addresses`).
