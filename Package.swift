@@ -36,6 +36,7 @@ let package = Package(
         ),
         .executableTarget(name: "PeerShareCLI", dependencies: ["Support", "ControlProtocol"]),
         .executableTarget(name: "Bench", dependencies: ["Support", "Store", "Replication", "CLinux"]),
+        .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "StoreTests", dependencies: ["Support", "Store"]),
         .testTarget(name: "ReplicationTests", dependencies: ["Support", "Replication", "Store"]),
         .testTarget(

@@ -75,7 +75,7 @@ final class Daemon: Sendable {
         listener = try Self.listen(on: settings.listen)
         let state = DaemonState(
             peerID: identity.peerID, pid: getpid(),
-            listenAddress: HostPort(host: listener.host, port: listener.port), settings: settings,
+            listenAddress: PeerAddress(host: listener.host, port: listener.port), settings: settings,
             configFile: loader.configFile)
         self.state = state
         control = try ControlServer(path: settings.controlSocket, logger: logger)
@@ -84,7 +84,7 @@ final class Daemon: Sendable {
         do {
             replication = try ReplicationHost(
                 identity: identity, library: library, limits: settings.limits, bus: bus, logger: logger,
-                advertised: { [state] in state.advertisePeerAddresses },
+                advertised: { [state] in state.advertiseAddresses },
                 onEvent: { event in
                     switch event {
                     case .disconnected, .changeSetApplied, .connected: custodian.kick()
@@ -190,7 +190,7 @@ final class Daemon: Sendable {
     }
 
     /// Binds the peer listener; the engine gets its connections once it runs.
-    private static func listen(on address: HostPort) throws(DaemonError) -> TCPListener {
+    private static func listen(on address: PeerAddress) throws(DaemonError) -> TCPListener {
         do {
             return try TCPListener.bind(host: address.host, port: address.port)
         } catch {

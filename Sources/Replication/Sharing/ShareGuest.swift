@@ -14,7 +14,7 @@ enum ShareGuest {
         _ frame: Frame, host: String, port: UInt16, owner: PeerID, identity: PeerIdentity, timeout: Duration,
         advertised: [PeerAddress] = []
     ) throws(AcceptError) -> JoinResponse {
-        let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let address = PeerAddress(host: host, port: port).description
         let stream: FrameStream
         do {
             let socket = try TCPDialer.connect(host: host, port: port, timeout: timeout)

@@ -40,7 +40,7 @@ public enum ShareJoiner {
             throw .refused(code: code, message: message)
         case .accepted(let title, let permission):
             do {
-                let address = url.host.contains(":") ? "[\(url.host)]:\(url.port)" : "\(url.host):\(url.port)"
+                let address = PeerAddress(host: url.host, port: url.port).description
                 try library.sharedStore.prepareParticipantZone(url.zone, owner: url.owner, address: address)
             } catch {
                 throw .local("\(error)")

@@ -107,7 +107,7 @@ extension ControlRoutes {
             }
             let joined = try ShareJoiner.join(
                 url, identity: services.identity, library: sharing.library,
-                advertised: services.state.advertisePeerAddresses)
+                advertised: services.state.advertiseAddresses)
             services.logger.info("joined share", ["zone": joined.zone, "peer": url.owner.short])
             services.replication.membershipChanged()
             return [
