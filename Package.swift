@@ -26,7 +26,7 @@ let package = Package(
         // What every module uses: locks, conditions, threads, system-call errors, sockets,
         // HOST:PORT and SHA-256. Dependencies point one way:
         // Support <- Store <- Replication <- PeerDaemon; ControlProtocol uses Support too.
-        .target(name: "Support", dependencies: ["COpenSSL"]),
+        .target(name: "Support", dependencies: ["COpenSSL", "CLinux"]),
         .target(name: "Store", dependencies: ["Support", "CSQLite", "CLinux"]),
         .target(name: "Replication", dependencies: ["Support", "Store", "COpenSSL", "CLinux"]),
         .target(name: "ControlProtocol", dependencies: ["Support"]),

@@ -1,5 +1,4 @@
 import ControlProtocol
-import Dispatch
 import Foundation
 import Glibc
 import Replication
@@ -29,7 +28,7 @@ final class Daemon: Sendable {
     private let control: ControlServer
     private let watchdog: Watchdog?
     private let stopping = Mutex(false)
-    private let stopped = DispatchSemaphore(value: 0)
+    private let stopped = Guarded(false)
 
     init(
         loader: SettingsLoader, settings: DaemonSettings, environment: [String: String], logSink: LogSink
@@ -130,7 +129,9 @@ final class Daemon: Sendable {
 
     /// Blocks until `stop` has finished.
     func waitUntilStopped() {
-        stopped.wait()
+        stopped.withLock { stopped in
+            while !stopped { self.stopped.condition.wait() }
+        }
     }
 
     /// Re-reads the config file and flags; applies what can change live (log level,
@@ -182,7 +183,10 @@ final class Daemon: Sendable {
         library.close()
         lock.release()
         logger.info("stopped")
-        stopped.signal()
+        stopped.withLock { stopped in
+            stopped = true
+            self.stopped.condition.broadcast()
+        }
     }
 
     private var statusLine: String {

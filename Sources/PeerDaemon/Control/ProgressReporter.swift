@@ -1,5 +1,4 @@
 import ControlProtocol
-import Foundation
 import Glibc
 import Support
 
@@ -42,9 +41,7 @@ final class ProgressReporter: @unchecked Sendable {
         let sender = LineSender(socket: socket, requestID: requestID)
         sender.send(bytes: 0, total: total)
         let done = WakePipe()
-        let finished = DispatchSemaphore(value: 0)
-        let ticker = Thread { [interval, heartbeat] in
-            defer { finished.signal() }
+        let ticker = IOThread.start(name: "control-progress") { [interval, heartbeat] in
             var last: Int64 = 0
             var lastSent = ContinuousClock.now
             while Poll.readable([done.fd], timeout: .milliseconds(interval)).isEmpty {
@@ -57,18 +54,16 @@ final class ProgressReporter: @unchecked Sendable {
                 lastSent = .now
             }
         }
-        ticker.name = "control-progress"
-        ticker.start()
         let result: T
         do {
             result = try work()
         } catch {
             done.wake()
-            finished.wait()
+            ticker.join()
             throw error
         }
         done.wake()
-        finished.wait()
+        ticker.join()
         sender.send(bytes: total, total: total)
         return result
     }

@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import Support
 
@@ -25,13 +24,11 @@ final class Watchdog: Sendable {
     }
 
     func start() {
-        let thread = Thread { @Sendable [self] in
+        IOThread.detach(name: "watchdog") { [self] in
             repeat {
                 if isHealthy() { notifier.notify("WATCHDOG=1") }
             } while !stopSignal.wait(timeout: .milliseconds(intervalMilliseconds))
         }
-        thread.name = "watchdog"
-        thread.start()
     }
 
     func stop() { stopSignal.fire() }

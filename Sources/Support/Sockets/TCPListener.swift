@@ -82,7 +82,7 @@ public final class TCPListener: @unchecked Sendable {
     public func start(onAccept: @escaping @Sendable (TCPSocket) -> Void) {
         thread.withLock { thread in
             guard thread == nil, !closing.isFired else { return }
-            thread = IOThread.start { [self] in acceptLoop(onAccept) }
+            thread = IOThread.start(name: "peer-accept") { [self] in acceptLoop(onAccept) }
         }
     }
 
