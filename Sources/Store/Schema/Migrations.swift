@@ -3,7 +3,7 @@
 /// A released migration is never edited: a change to the schema is a new entry at the end,
 /// so a store written by any earlier version opens and upgrades in place.
 enum Migrations {
-    static let all: [String] = [v1, v2, v3, v4, v5, v6]
+    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7]
 
     /// Brings `db` to the latest version, each migration in its own transaction.
     static func migrate(_ db: Database) throws {
@@ -91,6 +91,17 @@ enum Migrations {
             peer TEXT PRIMARY KEY,
             address TEXT NOT NULL,
             updated_at INTEGER NOT NULL
+        );
+        """
+
+    /// Persons (issue 12): the signed entries of device lists, kept as received, and which
+    /// person this library's device belongs to (`meta` key `local_person`).
+    static let v7 = """
+        CREATE TABLE device_list_entries (
+            person BLOB NOT NULL,
+            hash BLOB NOT NULL,
+            entry BLOB NOT NULL,
+            PRIMARY KEY (person, hash)
         );
         """
 

@@ -1,0 +1,42 @@
+import Store
+
+/// This device's person: its device list, loaded from the private store, or founded with
+/// this device on first start.
+///
+/// Why: a library written before persons existed has none, and each device must end with
+/// exactly one person whose list it is on; founding happens once, is stored in one
+/// transaction, and is never silently redone (a second founding would be another person).
+public enum LocalPerson {
+    /// Loads the device list of this library's person, founding one with `identity` if the
+    /// library has none yet (a new library, or one written by an earlier version).
+    public static func loadOrFound(
+        _ library: Library, identity: PeerIdentity, deviceName: String, now: UInt64
+    ) throws -> DeviceList {
+        let store = library.privateStore
+        guard let person = try store.localPerson() else {
+            let list = DeviceList.found(by: identity, name: deviceName, at: now)
+            try store.saveDeviceListEntries(
+                list.entries.map { ($0.hash, $0.encoded) }, of: list.person, local: true)
+            return list
+        }
+        return try load(person, from: store)
+    }
+
+    /// Rebuilds `person`'s list from its stored entries, checking each again.
+    static func load(_ person: PersonID, from store: LibraryStore) throws -> DeviceList {
+        let stored = try store.deviceListEntries(of: person)
+        guard let first = stored.first else { throw PersonError.missingDeviceList(person) }
+        do {
+            var list = try DeviceList(founding: try DeviceListEntry(decoding: first))
+            guard list.person == person else {
+                throw PersonError.corruptDeviceList(person, "founding of another person")
+            }
+            for bytes in stored.dropFirst() { try list.receive(try DeviceListEntry(decoding: bytes)) }
+            return list
+        } catch let error as PersonError {
+            throw error
+        } catch {
+            throw PersonError.corruptDeviceList(person, "\(error)")
+        }
+    }
+}
