@@ -98,12 +98,6 @@ public final class LineSocket {
         }
     }
 
-    /// Stops both directions without releasing the descriptor, which wakes a thread that
-    /// is blocked reading it.
-    public func shutdownBoth() {
-        shutdown(fd, Int32(SHUT_RDWR))
-    }
-
     /// Closes after a final message without losing it: stops writing, then reads and
     /// drops what the peer still sends for up to `timeoutMilliseconds`, then closes.
     ///
