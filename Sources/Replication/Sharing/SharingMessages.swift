@@ -20,11 +20,6 @@ extension MessageType {
     public static let sharingRange: ClosedRange<UInt8> = 0x40...0x4F
 }
 
-extension Capabilities {
-    /// Announced by a short connection that only joins, leaves or checks a membership.
-    public static let joining = Capabilities(rawValue: 1 << 63)
-}
-
 /// "Let me join this share": the zone and the URL's token.
 public struct JoinRequest: Equatable, Sendable {
     public let zone: String
