@@ -106,9 +106,7 @@ final class ShareCustodian: @unchecked Sendable {
             } catch {
                 continue  // The owner is offline: the copy stays until it can answer.
             }
-            if case .refused(let code, let message) = answer,
-                ["removed", "stopped", "unknown_share"].contains(code)
-            {
+            if case .refused(let code, let message) = answer, code.endsMembership {
                 purge(zone.id, because: message)
                 purged = true
             }
