@@ -7,7 +7,8 @@ import Testing
 
 /// What a connection is for, as a daemon reads it from the hello (docs/PROTOCOL.md §4): a
 /// guest by its purpose, or — from a peer of the previous release — by bit 63; a purpose it
-/// does not serve is refused with its reason.
+/// does not serve is refused with its reason; a stranger's replication connection is refused
+/// and reported on `watch` as `peer.refused`.
 @Suite(.onOwnThreads) struct ConnectionPurposeTests {
     static let unknownZone = "00000000-0000-4000-8000-000000000000"
 
@@ -87,6 +88,27 @@ import Testing
                             "protocol error: a connection for link, which this PeerShare does not serve (it serves sync and join)"
                     )
                 ])
+        try alice.stop()
+    }
+
+    @Test func aStrangersReplicationConnectionIsRefusedAndReportedOnWatch() throws {
+        let alice = try SharingPeer("alice")
+        let watch = try alice.daemon.startCLI("--json", "watch", "--type", "peer.refused", label: "watch")
+        defer { watch.send(SIGTERM) }
+        try waitUntil("alice's watch client to subscribe") { try alice.json("status")["watchers"] == 1 }
+        let stranger = try Attacker()
+        let frames = Attacker.drain(try stranger.connect(to: alice, guest: false))
+        #expect(
+            try frames.last.map { try ErrorMessage(frame: $0) }
+                == ErrorMessage(code: .notMember, message: "not a member of any zone shared here"))
+        try waitUntil("peer.refused on alice's watch: \(watch.stdout)") {
+            watch.stdout.contains("peer.refused")
+        }
+        let event = try #require(
+            watch.stdout.split(separator: "\n").compactMap { JSONLine.decode(Data($0.utf8)) }.first)
+        #expect(event["data"]?["peer_id"]?.stringValue == stranger.id)
+        #expect(event["data"]?["reason"]?.stringValue == "not a member of any zone shared here")
+        try alice.daemon.waitForLogLine("<6>refused a connection from \(stranger.id)")
         try alice.stop()
     }
 }

@@ -2,9 +2,9 @@ import Store
 
 /// The owner's side of the sharing messages: join requests (check the token and the
 /// share's rules, record the participant as accepted), membership checks and leave notices.
-public enum JoinHandler {
+enum JoinHandler {
     /// Answers one sharing frame from `peer`.
-    public static func answer(_ frame: Frame, from peer: PeerID, library: Library) -> [Frame] {
+    static func answer(_ frame: Frame, from peer: PeerID, library: Library) -> [Frame] {
         do throws(WireError) {
             switch frame.type {
             case .joinRequest:
@@ -21,7 +21,7 @@ public enum JoinHandler {
         }
     }
 
-    public static func respond(to request: JoinRequest, from peer: PeerID, library: Library) -> JoinResponse {
+    static func respond(to request: JoinRequest, from peer: PeerID, library: Library) -> JoinResponse {
         let store = library.privateStore
         do {
             let valid = try store.isValidInvitation(zone: request.zone, token: request.token)

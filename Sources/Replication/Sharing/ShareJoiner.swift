@@ -3,6 +3,8 @@ import Store
 /// The participant's side of `peershare accept URL`: dial the owner named in the URL, check
 /// its identity against the URL before anything secret is sent, present the token, and on
 /// success record the zone in the shared store so replication picks it up.
+///
+/// `ReplicationEngine.accept` runs it, and refreshes replication around it.
 public enum ShareJoiner {
     /// What a successful accept joined.
     public struct Joined: Equatable, Sendable {
@@ -15,7 +17,7 @@ public enum ShareJoiner {
     /// that it can dial this peer too. A local copy this peer was removed from, or of a
     /// stopped share, is discarded first (it is purged anyway): only a live membership makes
     /// the accept an `alreadyMember` error.
-    public static func join(
+    static func join(
         _ url: ShareURL, identity: PeerIdentity, library: Library, advertised: [PeerAddress] = [],
         timeout: Duration = .seconds(10)
     ) throws(AcceptError) -> Joined {
@@ -54,7 +56,7 @@ extension ShareJoiner {
     /// share was stopped, or this peer's participant record says `removed`. Returns true
     /// when a copy was purged (the caller refreshes replication's membership before joining
     /// again, so that the zone starts afresh on the connection).
-    public static func discardRevokedCopy(of zone: String, library: Library) throws -> Bool {
+    static func discardRevokedCopy(of zone: String, library: Library) throws -> Bool {
         guard let copy = try library.sharedStore.share(zone) else { return false }
         let me = library.localPeer
         let removed = copy.participants.first { $0.peer == me }?.status == .removed

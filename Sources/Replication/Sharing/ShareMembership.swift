@@ -2,9 +2,9 @@ import Store
 
 /// A participant's questions to an owner outside replication: is this membership still
 /// valid, and "I left".
-public enum ShareMembership {
+enum ShareMembership {
     /// Asks the owner whether this peer still takes part in `zone`.
-    public static func check(
+    static func check(
         zone: String, owner: PeerID, address: PeerAddress, identity: PeerIdentity,
         timeout: Duration = .seconds(10)
     ) throws(AcceptError) -> JoinResponse {
@@ -15,7 +15,7 @@ public enum ShareMembership {
     }
 
     /// Tells the owner this peer left `zone`.
-    public static func leave(
+    static func leave(
         zone: String, owner: PeerID, address: PeerAddress, identity: PeerIdentity,
         timeout: Duration = .seconds(10)
     ) throws(AcceptError) {
