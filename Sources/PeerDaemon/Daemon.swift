@@ -24,7 +24,6 @@ final class Daemon: Sendable {
     private let library: LibraryHandle
     private let listener: TCPListener
     private let replication: ReplicationHost
-    private let custodian: ShareCustodian
     private let control: ControlServer
     private let watchdog: Watchdog?
     private let stopping = Mutex(false)
@@ -78,29 +77,19 @@ final class Daemon: Sendable {
             configFile: loader.configFile)
         self.state = state
         control = try ControlServer(path: settings.controlSocket, logger: logger)
-        let custodian = ShareCustodian(library: library, identity: identity, logger: logger)
-        self.custodian = custodian
         do {
             replication = try ReplicationHost(
                 identity: identity, library: library, limits: settings.limits, bus: bus, logger: logger,
-                advertised: { [state] in state.advertiseAddresses },
-                onEvent: { event in
-                    switch event {
-                    case .disconnected, .changeSetApplied, .connected: custodian.kick()
-                    default: break
-                    }
-                })
+                advertised: { [state] in state.advertiseAddresses })
         } catch {
             throw .replication(reason: "\(error)")
         }
         let services = DaemonServices(
-            state: state, bus: bus, logger: logger, library: library, identity: identity,
-            replication: replication, custodian: custodian)
+            state: state, bus: bus, logger: logger, library: library, replication: replication)
         let control = control
         watchdog = Watchdog(environment: environment, notifier: notifier) { control.isAccepting }
         control.start(routes: .catalog(services)) { [state] in state.settings.limits }
         listener.start { [replication] socket in replication.engine.acceptIncoming(socket) }
-        custodian.start(host: replication)
         watchdog?.start()
         let advertised = state.advertiseAddresses
         logger.info(
@@ -178,7 +167,6 @@ final class Daemon: Sendable {
         watchdog?.stop()
         control.stop()
         listener.close()
-        custodian.stop()
         replication.stop()
         library.close()
         lock.release()

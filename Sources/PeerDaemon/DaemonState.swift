@@ -58,10 +58,6 @@ struct DaemonServices: Sendable {
     let logger: Logger
     /// Both stores. Handlers hold it only while they run, so it closes after the drain.
     let library: Library
-    /// This peer's key and certificate, for dialing other peers (accept).
-    let identity: PeerIdentity
-    /// The replication engine and its daemon-side hooks.
+    /// The replication engine (sharing included), as the daemon hosts it.
     let replication: ReplicationHost
-    /// The participant's membership upkeep (departures, purges).
-    let custodian: ShareCustodian
 }

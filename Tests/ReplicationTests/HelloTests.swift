@@ -100,3 +100,57 @@ import Testing
         }
     }
 }
+
+/// The hello's purpose (docs/PROTOCOL.md §4): what a connection is for, replacing the
+/// previous release's bit 63, which is still understood.
+@Suite struct HelloPurposeTests {
+    private let alice = PeerID(digest: [UInt8](repeating: 0xA1, count: 32))!
+    private let bob = PeerID(digest: [UInt8](repeating: 0xB0, count: 32))!
+
+    @Test func thePurposeFollowsTheLargestFrame() throws {
+        let guest = Hello(peerID: alice, maximumFrameSize: 65_536, purpose: .join)
+        #expect(guest.encodedPayload().suffix(5) == [0, 1, 0, 0, 1])
+        #expect(try Hello(frame: guest.frame()) == guest)
+        // Without a largest frame of its own, the default one is written before the purpose.
+        let bare = Hello(peerID: alice, purpose: .link)
+        #expect(bare.encodedPayload().suffix(5) == [1, 0, 0, 0, 2])
+        #expect(try Hello(frame: bare.frame()).purpose == .link)
+        // The purpose is what the sender came for, whatever the other side says.
+        let agreement = try VersionAgreement(
+            local: Hello(peerID: bob, purpose: .sync), remote: guest, authenticatedPeer: alice)
+        #expect(agreement.purpose == .join)
+    }
+
+    /// A guest of the previous release: no purpose, bit 63 set (and bit 0, addresses), no
+    /// largest frame, encoded byte by byte as that release did.
+    @Test func aGuestHelloOfThePreviousReleaseIsAJoinByItsBit() throws {
+        let bytes =
+            Array("PSHR".utf8) + [0, 1] + [UInt8](repeating: 0xA1, count: 32) + [0x80, 0, 0, 0, 0, 0, 0, 1]
+        let old = try Hello(payload: bytes)
+        #expect(old.purpose == nil)
+        #expect(old.statedPurpose == .join)
+        let agreement = try VersionAgreement(
+            local: Hello(peerID: bob, purpose: .sync), remote: old, authenticatedPeer: alice)
+        #expect(agreement.purpose == .join)
+        #expect(agreement.capabilities == [])
+        // The previous release's replication hello: no bit 63, a largest frame, no purpose.
+        let sync = try Hello(payload: Array(bytes.prefix(38)) + [0, 0, 0, 0, 0, 0, 0, 1] + [1, 0, 0, 0])
+        #expect(sync.purpose == nil && sync.statedPurpose == .sync)
+    }
+
+    @Test func aStatedPurposeOutranksTheOldBit() {
+        let hello = Hello(peerID: alice, capabilities: .joining, purpose: .sync)
+        #expect(hello.statedPurpose == .sync)
+        #expect(Hello(peerID: alice, capabilities: .joining).statedPurpose == .join)
+        #expect(Hello(peerID: alice).statedPurpose == .sync)
+    }
+
+    @Test func aPurposeThisBuildDoesNotKnowIsKeptToBeRefused() throws {
+        var payload = Hello(peerID: alice, maximumFrameSize: 65_536).encodedPayload()
+        payload.append(9)
+        let hello = try Hello(payload: payload)
+        #expect(hello.purpose == HelloPurpose(rawValue: 9))
+        #expect(!HelloPurpose.served.contains(hello.statedPurpose))
+        #expect(hello.statedPurpose.description == "purpose 9")
+    }
+}

@@ -29,7 +29,7 @@ import Testing
         }
         let library = try Library(directory: state, localPeer: owner)
         let version = try Database(path: state + "/private.sqlite").first("PRAGMA user_version") { $0.int(0) }
-        #expect(version == Migrations.all.count && Migrations.all.count == 6)
+        #expect(version == Migrations.all.count && Migrations.all.count >= 6)
         let share = try #require(try library.privateStore.share("z1"))
         #expect(share.title == "Old" && share.participants.map(\.status) == [.accepted])
         #expect(try addresses(library.privateStore).isEmpty)

@@ -4,17 +4,16 @@ import Replication
 import Store
 import Support
 
-/// Hosts the replication engine in the daemon: builds it from the identity and library,
-/// feeds it the peer listener's connections and the advertised address, answers sharing
-/// messages, and turns its events into `watch` events and log lines.
+/// Hosts the replication engine in the daemon: builds it from the identity, library and
+/// settings, feeds it the peer listener's connections and the advertised address, and turns
+/// its events into `watch` events and log lines. Sharing (joining, leaving, answering
+/// guests, purging ended copies) is the engine's own.
 final class ReplicationHost: Sendable {
     let engine: ReplicationEngine
-    private let library: Library
 
     init(
         identity: PeerIdentity, library: Library, limits: DaemonLimits, bus: EventBus, logger: Logger,
-        advertised: @escaping @Sendable () -> [PeerAddress],
-        onEvent: @escaping @Sendable (ReplicationEvent) -> Void = { _ in }
+        advertised: @escaping @Sendable () -> [PeerAddress]
     ) throws {
         var configuration = ReplicationConfiguration()
         configuration.advertisedAddresses = advertised
@@ -22,14 +21,7 @@ final class ReplicationHost: Sendable {
         configuration.maxGuestConnections = limits.maxGuestConnections
         configuration.handshakeTimeout = limits.handshakeTimeout
         configuration.session.maximumFrameSize = limits.maxFrameBytes
-        // Anyone may come with a share URL: TLS lets every peer in, the session then keeps
-        // members, answers guests (join, leave, check) and drops everyone else.
-        configuration.extraAdmission = { _ in true }
-        configuration.onSharingFrame = { frame, peer in
-            JoinHandler.answer(frame, from: peer, library: library)
-        }
         configuration.onEvent = { event in
-            onEvent(event)
             if let published = ReplicationHost.controlEvent(event) { bus.publish(published) }
         }
         let replicationLogger = ReplicationLogger(minimumLevel: .info) { record in
@@ -42,16 +34,9 @@ final class ReplicationHost: Sendable {
             case .info, .notice: logger.info(record.message, metadata)
             }
         }
-        self.library = library
         engine = ReplicationEngine(
             library: library, identity: identity, configuration: configuration, logger: replicationLogger)
         try engine.start()
-    }
-
-    /// After a membership change made outside a commit the engine sees (accept, purge): the
-    /// engine re-reads membership and the members' addresses (owners' from the share URLs).
-    func membershipChanged() {
-        engine.refreshMembership()
     }
 
     func stop() { engine.stop() }

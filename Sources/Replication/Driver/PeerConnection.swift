@@ -25,7 +25,7 @@ final class PeerConnection: @unchecked Sendable {
     let dialer: PeerID
     let tls: TLSConnection
     /// A short connection of a peer that came to join a share, check or end its membership
-    /// (its hello says `joining`): it never replaces the peer's replication connection.
+    /// (its hello's purpose is `join`): it never replaces the peer's replication connection.
     private(set) var isGuest = false
     let logger: ReplicationLogger
     private let inbox: Inbox
@@ -234,7 +234,7 @@ final class PeerConnection: @unchecked Sendable {
                     results.append(.transportEnded(explain(writeFailure: failure)))
                 }
             case .established(let agreement):
-                isGuest = agreement.remoteCapabilities.contains(.joining)
+                isGuest = agreement.purpose == .join
                 if let (code, reason) = owner?.connectionEstablished(self) {
                     results.append(.closeRequested(code, reason))
                 }

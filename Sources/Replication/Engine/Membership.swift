@@ -1,12 +1,16 @@
 import Store
+import Support
 
-/// Who this library replicates what with, read from its two stores.
+/// Who this library replicates what with, and where they listen, read from its two stores.
 ///
 /// On the owner side, a private-store share zone is replicated with each participant whose
 /// status is `accepted`, until the share is stopped; on the participant side, a shared-store
 /// zone with its owner. A peer is admitted to connect when it is a member of any zone (a
 /// `pending` participant too: it connects to accept its invitation). Owners of shared-store
 /// zones are dialed, and so are participants whose address is known.
+///
+/// Addresses: an owner's is the share URL's HOST:PORT, then the one it last said on a
+/// connection; a participant's is the one it last said (docs/PROTOCOL.md §7.5).
 public struct Membership: Sendable, Equatable {
     /// A zone replicated with one peer.
     public struct Zone: Hashable, Sendable {
@@ -19,10 +23,14 @@ public struct Membership: Sendable, Equatable {
     public private(set) var admitted: Set<PeerID> = []
     /// Owners of zones this library takes part in: the peers to dial.
     public private(set) var owners: Set<PeerID> = []
+    /// Where members listen, as the stores know it: owners of the zones this library takes
+    /// part in, participants of its shares that said where they listen.
+    public private(set) var addresses: [PeerID: PeerAddress] = [:]
 
     public init() {}
 
-    /// Reads the membership of `library`. Rows naming a malformed peer ID are skipped.
+    /// Reads the membership of `library` and its members' addresses. Rows naming a
+    /// malformed peer ID or address are skipped.
     public static func load(from library: Library) throws -> Membership {
         var membership = Membership()
         let local = library.localPeer
@@ -43,6 +51,9 @@ public struct Membership: Sendable, Equatable {
                 }
             }
         }
+        for row in try library.privateStore.participantAddresses() where row.peer != local {
+            if let address = PeerAddress(parsing: row.address) { membership.addresses[row.peer] = address }
+        }
         for zone in try library.sharedStore.zones() {
             let owner = zone.owner
             guard owner != local else { continue }
@@ -50,6 +61,9 @@ public struct Membership: Sendable, Equatable {
             membership.owners.insert(owner)
             membership.zonesByPeer[owner, default: []].append(
                 Zone(zone: zone.id, store: .shared, localIsOwner: false))
+            if let address = zone.address.flatMap(PeerAddress.init(parsing:)) {
+                membership.addresses[owner] = address
+            }
         }
         for peer in membership.zonesByPeer.keys { membership.zonesByPeer[peer]!.sort { $0.zone < $1.zone } }
         return membership

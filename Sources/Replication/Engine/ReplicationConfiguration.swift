@@ -1,8 +1,8 @@
 import Store
 import Support
 
-/// How the engine behaves: session knobs, timers, reconnection, and the daemon's hooks.
-/// Defaults suit a daemon; tests shorten the timers.
+/// How the engine behaves: session knobs, timers, reconnection, and what it tells the
+/// daemon. Defaults suit a daemon; tests shorten the timers.
 public struct ReplicationConfiguration: Sendable {
     /// Per-connection protocol settings (keepalive, windows, chunk size…).
     public var session = SessionConfiguration()
@@ -31,17 +31,16 @@ public struct ReplicationConfiguration: Sendable {
     public var inboxByteLimit = 48 << 20
     /// How often membership is re-read from the stores even without a change notice.
     public var membershipRefreshInterval: Duration = .seconds(30)
+    /// How often, besides the moments something may have changed it (a connection made or
+    /// lost, a change set applied, `sync`), this peer tells owners about shares it left and
+    /// asks the owners it is not connected to whether its memberships still hold.
+    public var membershipCheckInterval: Duration = .seconds(15)
     /// How long `stop()` lets connections say goodbye before cutting them.
     public var stopGrace: Duration = .seconds(2)
     /// Where this peer listens for others, best first: told to every peer after the hello so
     /// that members can dial it. Empty: the address the engine listens on itself, if any.
     /// Asked once per connection, so a reloaded setting applies to the next connections.
     public var advertisedAddresses: @Sendable () -> [PeerAddress] = { [] }
-    /// Peers admitted besides zone members (the sharing engine's invitation holders).
-    public var extraAdmission: @Sendable (PeerID) -> Bool = { _ in false }
-    /// Answers sharing messages (join requests, leave notices, membership checks) from any
-    /// peer that got past admission; runs on the connection's worker thread.
-    public var onSharingFrame: @Sendable (Frame, PeerID) -> [Frame] = { _, _ in [] }
     /// Receives `ReplicationEvent`s; runs on engine threads and must not block.
     public var onEvent: @Sendable (ReplicationEvent) -> Void = { _ in }
 

@@ -5,27 +5,12 @@ import Support
 /// stores keep what members said (participants' addresses at the owner, the owner's in the
 /// participant's zones), so that either side dials the other, after a restart too.
 extension ReplicationEngine {
-    /// Takes the addresses the stores know: participants of shares this peer owns, owners of
-    /// zones it takes part in. A new or changed address is dialed when due at once.
-    func loadAddresses() {
-        var known: [(PeerID, String)] = []
-        do {
-            for row in try library.privateStore.participantAddresses() {
-                known.append((row.peer, row.address))
-            }
-            for row in try library.sharedStore.zoneOwners() {
-                if let text = row.address { known.append((row.owner, text)) }
-            }
-        } catch {
-            logger.log(.warning, "cannot read members' addresses: \(error)")
-            return
-        }
+    /// Takes the members' addresses the stores know (`Membership.addresses`, read with
+    /// membership). A new or changed address is dialed when due at once.
+    func adoptAddresses(_ known: [PeerID: PeerAddress]) {
         let changed = state.withLock { state -> Bool in
             var changed = false
-            for (peer, text) in known where peer != localPeer {
-                guard let address = PeerAddress(parsing: text), state.addresses[peer] != address else {
-                    continue
-                }
+            for (peer, address) in known where state.addresses[peer] != address {
                 state.addresses[peer] = address
                 state.records[peer, default: PeerRecord()].nextDial = nil
                 changed = true

@@ -26,9 +26,10 @@ extension ReplicationEngine: ConnectionOwner {
                     + "\(configuration.maxIncomingHandshakes) handshakes were under way (max_incoming_handshakes)"
             )
         }
-        var server = TLSConfiguration.server(identity: identity) { [weak self] peer in
-            self?.admits(peer) ?? false
-        }
+        // Anyone may come with a share URL: TLS lets every peer in, and the hello sorts them
+        // (`connectionEstablished`): members replicate, guests are answered, others are
+        // refused.
+        var server = TLSConfiguration.server(identity: identity) { _ in true }
         server.handshakeTimeout = configuration.handshakeTimeout
         let tls = server
         IOThread.detach { [self] in
@@ -55,18 +56,7 @@ extension ReplicationEngine: ConnectionOwner {
     }
 
     private func handshakeFailed(_ socket: TCPSocket, _ error: any Error) {
-        if let error = error as? TLSError, case .peerNotAccepted(let peer) = error {
-            logger.log(
-                .notice, "refused a connection from \(peer): not a member of any zone here", peer: peer)
-            emit(.refused(peer, reason: error.description))
-        } else {
-            logger.log(.info, "incoming connection from \(socket.remoteAddress) failed: \(error)")
-        }
-    }
-
-    func admits(_ peer: PeerID) -> Bool {
-        let member = state.withLock { $0.running && $0.membership.admitted.contains(peer) }
-        return member || configuration.extraAdmission(peer)
+        logger.log(.info, "incoming connection from \(socket.remoteAddress) failed: \(error)")
     }
 
     /// Dials `peer` at `address` on the calling thread (a dialer thread).
@@ -170,6 +160,9 @@ extension ReplicationEngine: ConnectionOwner {
         }
     }
 
+    /// What a peer that is no member and did not come as a guest is told as it is closed.
+    static let notMemberReason = "not a member of any zone shared here"
+
     func connectionEstablished(_ connection: PeerConnection) -> (CloseCode, String)? {
         let peer = connection.peer
         state.withLock { $0.inbound.helloArrived(connection.id) }
@@ -184,7 +177,7 @@ extension ReplicationEngine: ConnectionOwner {
                 return ((.paused, "replication with this peer is paused"), nil)
             }
             guard state.membership.admitted.contains(peer) else {
-                return ((.notMember, "not a member of any zone shared here"), nil)
+                return ((.notMember, Self.notMemberReason), nil)
             }
             var replaced: PeerConnection?
             if let existing = record.current, existing !== connection {
@@ -202,7 +195,12 @@ extension ReplicationEngine: ConnectionOwner {
             return (nil, replaced)
         }
         if let refusal = decision.refusal {
-            logger.log(.info, "closing a new connection: \(refusal.1)", peer: peer)
+            if refusal.0 == .notMember {
+                logger.log(.notice, "refused a connection from \(peer): \(refusal.1)", peer: peer)
+                emit(.refused(peer, reason: refusal.1))
+            } else {
+                logger.log(.info, "closing a new connection: \(refusal.1)", peer: peer)
+            }
             return refusal
         }
         decision.replaced?.close(.duplicate, "replaced by another connection with this peer")
@@ -266,7 +264,14 @@ extension ReplicationEngine: ConnectionOwner {
             if connection.dialedByLocal { record.dialing = false }
             let wasCurrent = record.current === connection
             if reason != .transport(nil) { record.lastError = reason.description }
-            if wasCurrent {
+            if wasCurrent, case .remoteClosed(.notMember, _) = reason {
+                // The peer does not take this one for a member: as a failed dial, backed off,
+                // and the peer does not hold up `sync --wait` in this round.
+                record.current = nil
+                record.connectedSince = nil
+                record.attempt += 1
+                _ = attemptFailed(&record, of: peer, round: state.syncRound, unit: unit)
+            } else if wasCurrent {
                 record.current = nil
                 record.connectedSince = nil
                 record.attempt = worked ? 1 : record.attempt + 1
@@ -288,7 +293,10 @@ extension ReplicationEngine: ConnectionOwner {
     func connection(_ connection: PeerConnection, noticed notice: SessionNotice) {
         let peer = connection.peer
         switch notice {
-        case .synchronising:
+        case .synchronising(let zones):
+            // A peer that lists no zone replicates nothing with this one (a peer that does not
+            // take this one for a member lists none, then closes): nothing works yet.
+            guard zones > 0 else { break }
             state.withLock { state in
                 state.records[peer]?.attempt = 0
                 state.records[peer]?.unreachableRound = nil
@@ -320,25 +328,6 @@ extension ReplicationEngine: ConnectionOwner {
         case .dataServed(let hash, let count):
             emit(.dataServed(peer, hash: hash, count: count))
         }
-    }
-
-    /// A sharing message: a zone revoked by its owner is handled here; the others (join,
-    /// leave, membership check) are answered by the daemon's handler. Membership is then
-    /// refreshed, as the message may have changed it, and the address a guest gave is
-    /// recorded if it is now a member.
-    func connection(_ connection: PeerConnection, sharing frame: Frame) -> [Frame] {
-        let replies: [Frame]
-        if frame.type == .zoneRevoked {
-            revoked(frame, by: connection.peer)
-            replies = []
-        } else {
-            replies = configuration.onSharingFrame(frame, connection.peer)
-        }
-        IOThread.detach { [weak self] in
-            self?.refreshMembership()
-            self?.recordAddress(of: connection)
-        }
-        return replies
     }
 
     /// A transfer of contended data ended without storing it: connections that found it

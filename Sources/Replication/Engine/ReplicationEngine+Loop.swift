@@ -88,7 +88,7 @@ extension ReplicationEngine {
             logger.log(.error, "cannot read share membership: \(error)")
             return
         }
-        loadAddresses()
+        adoptAddresses(membership.addresses)
         let (connections, previous) = state.withLock { state -> ([PeerConnection], Membership) in
             let previous = state.membership
             state.membership = membership
@@ -101,8 +101,8 @@ extension ReplicationEngine {
             let kept = Set(membership.zones(with: peer).map(\.zone))
             let ended = previous.zones(with: peer).filter { $0.localIsOwner && !kept.contains($0.zone) }
             let revoked = ended.filter { revokeIfEnded($0.zone, on: connection) }
-            // Peers admitted only at TLS (`extraAdmission`) come as guests, which are not in
-            // `state.current`: a replication connection needs membership.
+            // Guests (a stranger joining, say) are not in `state.current`: a replication
+            // connection needs membership.
             guard membership.admitted.contains(peer) else {
                 let reason = "no longer a member of any zone shared here"
                 // After the revocations, not before them (`close` skips what is queued).

@@ -3,12 +3,14 @@ import Support
 import Synchronization
 
 /// Replication for one library: every peer connection, dialing and accepting, push and
-/// anti-entropy, photo data, pause and resume, and per-peer status.
+/// anti-entropy, photo data, pause and resume, per-peer status, and sharing (joining,
+/// leaving, answering guests, the end of memberships).
 ///
 /// Create it with the library and this peer's identity, `start()` it, then `listen(...)` or
 /// hand it the sockets the daemon accepts (`acceptIncoming`). It dials the owners of the
-/// zones this library takes part in (at the addresses given with `setAddress`), admits the
-/// members of its zones, pushes every local commit at once, relays at the owner, and
+/// zones this library takes part in and the members whose address it knows, admits the
+/// members of its zones, answers guests (a share URL's holder joining, a participant leaving
+/// or checking its membership), pushes every local commit at once, relays at the owner, and
 /// reconnects with backoff. All blocking work runs on its own threads, never on the Swift
 /// concurrency pool. `stop()` closes everything.
 public final class ReplicationEngine: @unchecked Sendable {
@@ -21,7 +23,8 @@ public final class ReplicationEngine: @unchecked Sendable {
     let state = Mutex(EngineState())
     let loopCondition = Condition()
     let backoff: Backoff
-    private let setup = Mutex<(loop: IOThread?, listener: TCPListener?)>((nil, nil))
+    private let setup = Mutex<(loop: IOThread?, listener: TCPListener?, upkeep: MembershipUpkeep?)>(
+        (nil, nil, nil))
 
     public var localPeer: PeerID { library.localPeer }
 
@@ -52,13 +55,22 @@ public final class ReplicationEngine: @unchecked Sendable {
             return true
         }
         guard begins else { return }
-        loadAddresses()
+        adoptAddresses(membership.addresses)
         for store in library.stores {
             store.observe { [weak self] entry in self?.committed(entry) }
             store.observeClockMoves { [weak self] zone in self?.clockMoved(zone) }
         }
         let loop = IOThread.start { [self] in runLoop() }
-        setup.withLock { $0.loop = loop }
+        let upkeep = MembershipUpkeep(
+            library: library, identity: identity, logger: logger,
+            interval: configuration.membershipCheckInterval,
+            connectedPeers: { [weak self] in self?.connectedPeers() ?? [] },
+            membershipChanged: { [weak self] in self?.refreshMembership() })
+        setup.withLock {
+            $0.loop = loop
+            $0.upkeep = upkeep
+        }
+        upkeep.start()
         logger.log(.info, "replication started as \(localPeer)")
     }
 
@@ -80,6 +92,8 @@ public final class ReplicationEngine: @unchecked Sendable {
     /// Closes every connection (telling peers why, within `stopGrace`), stops dialing and
     /// listening. The engine cannot be started again.
     public func stop() {
+        // First, so that no membership check or purge starts while connections close.
+        setup.withLock { $0.upkeep }?.stop()
         let connections = state.withLock { state -> [PeerConnection] in
             state.running = false
             state.stopped = true
@@ -98,7 +112,8 @@ public final class ReplicationEngine: @unchecked Sendable {
         logger.log(.info, "replication stopped")
     }
 
-    /// Where `peer` listens (from a share URL); nil forgets it. Dialed at once when due.
+    /// Where `peer` listens; nil forgets it. Dialed at once when due. (The stores' addresses
+    /// are read with membership: this sets one by hand.)
     public func setAddress(_ address: PeerAddress?, for peer: PeerID) {
         state.withLock { state in
             state.addresses[peer] = address
@@ -153,10 +168,13 @@ public final class ReplicationEngine: @unchecked Sendable {
         current?.cut()
     }
 
-    /// Syncs now: redials unreachable peers without waiting for their backoff, and runs
-    /// anti-entropy again on every open connection. Starts a new sync round: a peer that
-    /// could not be reached before is waited for until a dial made now fails too.
+    /// Syncs now: re-reads membership, redials unreachable peers without waiting for their
+    /// backoff, runs anti-entropy again on every open connection, and tells owners about
+    /// shares left and checks memberships at once. Starts a new sync round: a peer that could
+    /// not be reached before is waited for until a dial made now fails too. Blocks on the
+    /// stores briefly.
     public func syncNow() {
+        applyMembership()
         let connections = state.withLock { state -> [PeerConnection] in
             state.syncRound += 1
             for key in state.records.keys { state.records[key]!.nextDial = nil }
@@ -164,9 +182,28 @@ public final class ReplicationEngine: @unchecked Sendable {
         }
         for connection in connections { connection.post(.resync(sessionZones(for: connection.peer))) }
         wakeLoop()
+        checkMemberships()
     }
 
-    func emit(_ event: ReplicationEvent) { configuration.onEvent(event) }
+    /// Reports `event`; a connection made or lost, or a change set applied, may mean a
+    /// membership to check or a copy to purge: the membership upkeep runs a round.
+    func emit(_ event: ReplicationEvent) {
+        configuration.onEvent(event)
+        switch event {
+        case .connected, .disconnected, .changeSetApplied: checkMemberships()
+        default: break
+        }
+    }
+
+    /// Asks the membership upkeep for a round now.
+    func checkMemberships() {
+        setup.withLock { $0.upkeep }?.kick()
+    }
+
+    /// The peers with a replication connection now.
+    func connectedPeers() -> Set<PeerID> {
+        state.withLock { Set($0.current.map(\.peer)) }
+    }
 
     /// Where this peer tells others it listens: the configured addresses, else its own
     /// listener's.

@@ -8,7 +8,8 @@ public enum ReplicationEvent: Sendable, Equatable {
     /// A connection finished its hello and is now the one used with the peer.
     case connected(PeerID, dialedByUs: Bool)
     case disconnected(PeerID, reason: String)
-    /// A peer was refused during the TLS handshake (not a member) or could not be reached.
+    /// A peer's connection was closed after its hello: it is not a member of any zone shared
+    /// here and did not come as a guest (joining, leaving or checking a share).
     case refused(PeerID, reason: String)
     case dialFailed(PeerID, reason: String)
     case changeSetApplied(PeerID, zone: String, refused: Int)

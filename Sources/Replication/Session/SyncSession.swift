@@ -48,11 +48,12 @@ public struct SyncSession: Sendable {
     var now: ContinuousClock.Instant
     var out = SessionOutput()
 
-    /// The hello this side sends: its features and the largest frame it accepts.
+    /// The hello this side sends: its features, the largest frame it accepts, and that it
+    /// comes to replicate.
     var localHello: Hello {
         Hello(
             peerID: localPeer, capabilities: Self.capabilities,
-            maximumFrameSize: configuration.maximumFrameSize)
+            maximumFrameSize: configuration.maximumFrameSize, purpose: .sync)
     }
 
     /// The largest frame this side may send the peer (its own limit before the hello).
@@ -186,22 +187,28 @@ public struct SyncSession: Sendable {
     }
 
     private mutating func receiveHello(_ frame: Frame) throws(ProtocolViolation) {
+        let agreement: VersionAgreement
         do throws(WireError) {
-            let hello = try Hello(frame: frame)
-            let agreement = try VersionAgreement(
-                local: localHello, remote: hello,
-                authenticatedPeer: remotePeer)
-            self.agreement = agreement
-            state = .active
-            out.append(.established(agreement))
-            if agreement.capabilities.contains(.addresses), !advertised.isEmpty {
-                out.send(Addresses(advertised))
-            }
-            announce(zones.values.map(\.info), evenIfEmpty: true)
-            fetcher.pump(&out)
+            agreement = try VersionAgreement(
+                local: localHello, remote: try Hello(frame: frame), authenticatedPeer: remotePeer)
         } catch {
             throw ProtocolViolation(error.description)
         }
+        // A newer peer may come for something this build does not do (linking a device, say):
+        // it is told so, rather than taken for a replication connection.
+        guard HelloPurpose.served.contains(agreement.purpose) else {
+            throw ProtocolViolation(
+                "a connection for \(agreement.purpose), which this PeerShare does not serve "
+                    + "(it serves sync and join)")
+        }
+        self.agreement = agreement
+        state = .active
+        out.append(.established(agreement))
+        if agreement.capabilities.contains(.addresses), !advertised.isEmpty {
+            out.send(Addresses(advertised))
+        }
+        announce(zones.values.map(\.info), evenIfEmpty: true)
+        fetcher.pump(&out)
     }
 
     private mutating func receive(_ message: PeerMessage) throws(ProtocolViolation) {

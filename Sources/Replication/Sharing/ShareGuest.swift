@@ -2,9 +2,10 @@ import Store
 import Support
 
 /// A short "guest" connection to a share's owner, to join, leave or check a membership:
-/// TLS pinned to the owner's peer ID, a hello that says `joining` (so the owner never
+/// TLS pinned to the owner's peer ID, a hello whose purpose is `join` (so the owner never
 /// mistakes it for its replication connection with this peer), one sharing message, one
-/// answer.
+/// answer. The hello also sets the previous release's `joining` bit, which is all an owner
+/// of that release reads.
 enum ShareGuest {
     /// Sends `frame` to the owner at `host:port` and returns its answer.
     ///
@@ -35,7 +36,9 @@ enum ShareGuest {
         defer { stream.connection.close() }
         do {
             let agreement = try stream.exchangeHello(
-                Hello(peerID: identity.peerID, capabilities: [.joining, .addresses]))
+                Hello(
+                    peerID: identity.peerID, capabilities: [.joining, .addresses],
+                    maximumFrameSize: stream.maximumFrameSize, purpose: .join))
             var frames = [frame]
             if agreement.capabilities.contains(.addresses), !advertised.isEmpty {
                 frames.insert(

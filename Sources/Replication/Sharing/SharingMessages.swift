@@ -16,13 +16,9 @@ extension MessageType {
 }
 
 extension MessageType {
-    /// Types 0x40…0x4F belong to sharing; sessions hand them to the engine's sharing hook.
+    /// Types 0x40…0x4F belong to sharing; sessions hand them to the engine, whose
+    /// `JoinHandler` answers them.
     public static let sharingRange: ClosedRange<UInt8> = 0x40...0x4F
-}
-
-extension Capabilities {
-    /// Announced by a short connection that only joins, leaves or checks a membership.
-    public static let joining = Capabilities(rawValue: 1 << 63)
 }
 
 /// "Let me join this share": the zone and the URL's token.
@@ -56,7 +52,7 @@ public struct JoinRequest: Equatable, Sendable {
 /// The owner's answer to a join request: the permission granted, or why not.
 public enum JoinResponse: Equatable, Sendable {
     case accepted(title: String, permission: Permission)
-    case refused(code: String, message: String)
+    case refused(code: SharingRefusalCode, message: String)
 
     public var frame: Frame {
         var writer = BinaryWriter()
@@ -67,7 +63,7 @@ public enum JoinResponse: Equatable, Sendable {
             writer.write(permission.rawValue)
         case .refused(let code, let message):
             writer.write(UInt8(0))
-            writer.write(code)
+            writer.write(code.rawValue)
             writer.write(message)
         }
         return Frame(type: .joinResponse, payload: writer.bytes)
@@ -88,7 +84,7 @@ public enum JoinResponse: Equatable, Sendable {
             self = .accepted(title: title, permission: permission)
         case 0:
             self = .refused(
-                code: try reader.readString("code", maximumBytes: 64),
+                code: SharingRefusalCode(rawValue: try reader.readString("code", maximumBytes: 64)),
                 message: try reader.readString("message", maximumBytes: 4096))
         case let other:
             throw .invalidValue(field: "join outcome", reason: "\(other) is not 0 or 1")

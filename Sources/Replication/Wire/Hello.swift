@@ -18,12 +18,13 @@ public struct Capabilities: OptionSet, Hashable, Sendable {
 /// authenticated. Payload layout, all integers big-endian:
 ///
 ///     magic "PSHR" (4) | version (2) | peer ID (32) | capabilities (8)
-///     [| largest frame accepted (4)] [| later fields]
+///     [| largest frame accepted (4) [| purpose (1)]] [| later fields]
 ///
 /// Fields after the capabilities are optional and appended in order; a receiver reads those
 /// it knows and ignores the rest, so that later versions can append fields. The largest frame
 /// the sender accepts tells the receiver how big the frames it sends may be (absent: the
-/// first version's 16 MiB).
+/// first version's 16 MiB). The purpose says what the connection is for; a hello without
+/// one comes from the previous release, which marked a guest with `Capabilities.joining`.
 public struct Hello: Equatable, Sendable {
     /// "PSHR": tells a PeerShare hello from anything else that might reach the port.
     public static let magic: [UInt8] = Array("PSHR".utf8)
@@ -40,24 +41,38 @@ public struct Hello: Equatable, Sendable {
     public var capabilities: Capabilities
     /// The largest frame body the sender accepts; nil when it does not say (the default).
     public var maximumFrameSize: Int?
+    /// What the connection is for; nil when the sender does not say (the previous release).
+    public var purpose: HelloPurpose?
 
     public init(
         version: UInt16 = Hello.currentVersion, peerID: PeerID, capabilities: Capabilities = [],
-        maximumFrameSize: Int? = nil
+        maximumFrameSize: Int? = nil, purpose: HelloPurpose? = nil
     ) {
         self.version = version
         self.peerID = peerID
         self.capabilities = capabilities
         self.maximumFrameSize = maximumFrameSize
+        self.purpose = purpose
+    }
+
+    /// What the sender came for: its purpose, or, from a hello of the previous release
+    /// (no purpose), `join` when it sets the `joining` bit and `sync` otherwise.
+    public var statedPurpose: HelloPurpose {
+        purpose ?? (capabilities.contains(.joining) ? .join : .sync)
     }
 
     public func encodedPayload() -> [UInt8] {
-        var writer = BinaryWriter(capacity: Self.encodedSize + 4)
+        var writer = BinaryWriter(capacity: Self.encodedSize + 5)
         writer.writeFixed(Self.magic)
         writer.write(version)
         writer.write(peerID)
         writer.write(capabilities.rawValue)
-        if let maximumFrameSize { writer.write(UInt32(clamping: maximumFrameSize)) }
+        // The purpose follows the largest frame, which is written (with its default when
+        // not given) whenever a purpose is.
+        if maximumFrameSize != nil || purpose != nil {
+            writer.write(UInt32(clamping: maximumFrameSize ?? WireLimits.defaultMaximumFrameSize))
+        }
+        if let purpose { writer.write(purpose.rawValue) }
         return writer.bytes
     }
 
@@ -74,6 +89,10 @@ public struct Hello: Equatable, Sendable {
         peerID = try reader.readPeerID("hello peer ID")
         capabilities = Capabilities(rawValue: try reader.readUInt64("hello capabilities"))
         maximumFrameSize = reader.remaining >= 4 ? Int(try reader.readUInt32("hello largest frame")) : nil
+        purpose = nil
+        if maximumFrameSize != nil, reader.remaining >= 1 {
+            purpose = HelloPurpose(rawValue: try reader.readUInt8("hello purpose"))
+        }
     }
 
     /// Decodes a frame that must be a hello.

@@ -9,9 +9,9 @@ import Store
 public struct VersionAgreement: Equatable, Sendable {
     public let version: UInt16
     public let capabilities: Capabilities
-    /// What the other side announced, whether or not this side has it: a joining peer says
-    /// so here (`Capabilities.joining`).
-    public let remoteCapabilities: Capabilities
+    /// What the other side came for (`Hello.statedPurpose`): read from its hello alone, not
+    /// agreed, since each side says what it wants of the other.
+    public let purpose: HelloPurpose
     /// The largest frame body this side may send: what the other side accepts (the first
     /// version's 16 MiB when it does not say), never more than this side's own limit.
     public let sendableFrameSize: Int
@@ -32,7 +32,7 @@ public struct VersionAgreement: Equatable, Sendable {
         }
         self.version = version
         self.capabilities = local.capabilities.intersection(remote.capabilities)
-        self.remoteCapabilities = remote.capabilities
+        self.purpose = remote.statedPurpose
         let own = local.maximumFrameSize ?? WireLimits.defaultMaximumFrameSize
         // A peer claiming less than a useful frame is taken at a workable minimum.
         let theirs = max(

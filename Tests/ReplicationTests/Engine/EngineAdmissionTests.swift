@@ -10,20 +10,16 @@ import Testing
         let participant = try EnginePeer("participant")
         let (_, photo) = try shareZone(owner: owner, with: [participant])
         let stranger = try RawPeer()
-        let stream = try await stranger.connect(to: owner)
-        let (frames, error) = await RawPeer.drain(stream)
-        #expect(frames.isEmpty)
-        guard case .transport(.rejectedByPeer) = error else {
-            Issue.record("expected a TLS refusal at the first read, got \(String(describing: error))")
-            return
-        }
+        // TLS lets anyone in (a share URL's holder may come to join); after the hellos, a
+        // stranger that did not come as a guest gets an empty list of zones and a goodbye.
+        let frames = try await stranger.converse(with: owner) { RawPeer.drainNow($0) }
+        #expect(frames.map(\.type) == [.zoneClocks, .error])
+        #expect(try frames.first.map { try ZoneClocks(frame: $0).entries.isEmpty } == true)
+        let reason = "not a member of any zone shared here"
         #expect(
-            await eventually {
-                owner.events.all.contains(
-                    .refused(
-                        stranger.peer, reason: TLSError.peerNotAccepted(presented: stranger.peer).description)
-                )
-            })
+            try frames.last.map { try ErrorMessage(frame: $0) }
+                == ErrorMessage(code: .notMember, message: reason))
+        #expect(await eventually { owner.events.all.contains(.refused(stranger.peer, reason: reason)) })
         #expect(owner.logged("refused a connection from \(stranger.peer)"))
         #expect(!owner.engine.peers().contains { $0.peer == stranger.peer })
         // The members are not disturbed.
@@ -44,10 +40,14 @@ import Testing
             await eventually {
                 owner.events.all.filter { if case .refused = $0 { true } else { false } }.count >= 2
             })
-        let status = impostor.engine.status(of: owner.peer)
-        #expect(!status.connected)
+        // Each refusal counts as a failed attempt: the redial delay grows.
         #expect(
-            status.lastError?.contains("refused our identity") == true, "\(status.lastError ?? "no error")")
+            await eventually { impostor.engine.state.withLock { $0.records[owner.peer]?.attempt ?? 0 } >= 2 })
+        #expect(
+            await eventually {
+                let status = impostor.engine.status(of: owner.peer)
+                return !status.connected && status.lastError?.contains("not a member") == true
+            }, "\(impostor.engine.status(of: owner.peer).lastError ?? "no error")")
     }
 
     @Test func garbageFramesEndThatConnectionOnly() async throws {

@@ -60,7 +60,6 @@ import Testing
     @Test func theTLSHandshakeAndTheHelloMustBeDoneWithinTheHandshakeTimeout() async throws {
         let owner = try EnginePeer("owner") {
             $0.handshakeTimeout = .seconds(1)
-            $0.extraAdmission = { _ in true }
         }
         let stranger = try RawPeer()
         // TLS completes, then nothing: the owner's hello, then its goodbye.
@@ -78,8 +77,6 @@ import Testing
             $0.handshakeTimeout = .seconds(120)
             // The held guests say nothing: they must outlive a starved test on a loaded machine.
             $0.session.silenceTimeout = .seconds(120)
-            $0.extraAdmission = { _ in true }
-            $0.onSharingFrame = Guest.answer
         }
         let guests = try (0..<3).map { _ in try RawPeer() }
         let target = owner
@@ -118,7 +115,6 @@ import Testing
     @Test func aGuestThatAsksNothingIsClosedAfterTheHandshakeTimeout() async throws {
         let owner = try EnginePeer("owner") {
             $0.handshakeTimeout = .seconds(1)
-            $0.extraAdmission = { _ in true }
         }
         let guest = try RawPeer()
         let target = owner
@@ -136,10 +132,7 @@ import Testing
     }
 
     @Test func strangersThatCameAndWentAreNotListedInPeers() async throws {
-        let owner = try EnginePeer("owner") {
-            $0.extraAdmission = { _ in true }
-            $0.onSharingFrame = Guest.answer
-        }
+        let owner = try EnginePeer("owner")
         let participant = try EnginePeer("participant")
         _ = try shareZone(owner: owner, with: [participant])
         #expect(await eventually { owner.engine.status(of: participant.peer).connected })
@@ -199,11 +192,9 @@ enum Guest {
         return stream
     }
 
-    /// What the engines of these tests answer to every sharing message (the daemon's
-    /// answers are `JoinHandler`'s, tested on their own).
-    static let theAnswer = JoinResponse.refused(code: "test", message: "answered")
-
-    static func answer(_ frame: Frame, _ peer: PeerID) -> [Frame] { [theAnswer.frame] }
+    /// What the engine answers the membership checks of these tests: zone "z" is no share
+    /// of its (`JoinHandler`'s answers are tested on their own).
+    static let theAnswer = JoinResponse.refused(code: "unknown_share", message: "the owner has no share z")
 
     /// Sends one sharing message and returns the answer, skipping the zone clocks.
     static func ask(_ stream: FrameStream, _ notice: ZoneNotice) throws -> JoinResponse? {

@@ -13,9 +13,7 @@ extension ControlRoutes {
         }
         register("sync", summary: "sync now; with wait, return once everything is in sync") { args in
             try args.allowOnly(["wait", "timeout"])
-            services.replication.membershipChanged()
             engine.syncNow()
-            services.custodian.kick()
             guard try args.bool("wait", default: false) else { return ["started": true] }
             let seconds = try args.optionalInt("timeout") ?? 60
             guard seconds > 0 else {

@@ -69,9 +69,7 @@ extension ControlRoutes {
                 throw ControlError(
                     .invalidArguments, "share.leave: you own this share; use share stop to end it")
             }
-            try zone.store.leave(zone: zone.id)
-            services.replication.membershipChanged()
-            services.custodian.kick()
+            try services.replication.engine.leave(zone: zone.id)
             return ["share": .string(zone.id), "left": true]
         }
         register("share.revoke", summary: "revoke a share's URL and make a new one") { args in
@@ -98,18 +96,7 @@ extension ControlRoutes {
         register("accept", summary: "join a share by its URL") { args in
             try args.allowOnly(["url"])
             let url = try ShareURL(parsing: try args.string("url"))
-            // A copy this peer was removed from goes first, and replication forgets the
-            // zone, so that joining again starts it afresh on the owner's connection.
-            if try ShareJoiner.discardRevokedCopy(of: url.zone, library: sharing.library) {
-                services.logger.info(
-                    "purged this peer's ended copy of a share before joining it again", ["zone": url.zone])
-                services.replication.membershipChanged()
-            }
-            let joined = try ShareJoiner.join(
-                url, identity: services.identity, library: sharing.library,
-                advertised: services.state.advertiseAddresses)
-            services.logger.info("joined share", ["zone": joined.zone, "peer": url.owner.short])
-            services.replication.membershipChanged()
+            let joined = try services.replication.engine.accept(url)
             return [
                 "share": .string(joined.zone), "title": .string(joined.title),
                 "permission": .string(joined.permission.rawValue),

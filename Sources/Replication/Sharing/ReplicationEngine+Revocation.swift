@@ -5,7 +5,7 @@ import Store
 /// and the peer, hearing it from the zone's authenticated owner, purges its copy.
 ///
 /// This is what purges a removed participant that stays connected to the owner for other
-/// zones (the membership check of the daemon runs only while it is not connected), and what
+/// zones (`MembershipUpkeep` checks only with owners it is not connected to), and what
 /// makes a stopped share's participants purge at once.
 extension ReplicationEngine {
     /// If `zone` is a share this peer owns and the connection's peer no longer takes part in

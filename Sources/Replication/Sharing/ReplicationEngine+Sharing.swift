@@ -1,0 +1,64 @@
+import Store
+import Support
+
+/// Sharing as the engine runs it, for the daemon's `accept`, `share leave` and for guests:
+/// the participant joins and leaves; the owner answers every sharing message a connection
+/// brings (join requests, membership checks, leave notices; `JoinHandler`) and hears zone
+/// revocations (`ReplicationEngine+Revocation`). The membership upkeep
+/// (`MembershipUpkeep`) does the rest on its own thread.
+extension ReplicationEngine {
+    /// Joins the share of `url` (`peershare accept`): a copy this peer was removed from, or
+    /// of a stopped share, goes first, and replication forgets the zone, so that joining
+    /// again starts it afresh; then the owner is asked (told where this peer listens) and,
+    /// once it accepts, the zone is replicated with it. Blocks on the network.
+    public func accept(_ url: ShareURL, timeout: Duration = .seconds(10)) throws(AcceptError)
+        -> ShareJoiner.Joined
+    {
+        let discarded: Bool
+        do {
+            discarded = try ShareJoiner.discardRevokedCopy(of: url.zone, library: library)
+        } catch {
+            throw .local("\(error)")
+        }
+        if discarded {
+            logger.log(
+                .info, "purged this peer's ended copy of share \(url.zone) before joining it again",
+                peer: url.owner)
+            refreshMembership()
+        }
+        let joined = try ShareJoiner.join(
+            url, identity: identity, library: library, advertised: advertisedAddresses(), timeout: timeout)
+        logger.log(.info, "joined share \(joined.zone)", peer: url.owner)
+        refreshMembership()
+        return joined
+    }
+
+    /// Leaves `zone`, a share someone else owns (`peershare share leave`): the copy is
+    /// purged at once and the owner is told as soon as it can be reached (the membership
+    /// upkeep retries until it has heard). Throws the store's error for a zone this store
+    /// does not hold.
+    public func leave(zone: String) throws {
+        try library.sharedStore.leave(zone: zone)
+        refreshMembership()
+        checkMemberships()
+    }
+
+    /// A sharing message from a connection's peer: a zone revoked by its owner is handled
+    /// here; the others (join, leave, membership check) are answered by `JoinHandler`.
+    /// Membership is then refreshed, as the message may have changed it, and the address a
+    /// guest gave is recorded if it is now a member.
+    func connection(_ connection: PeerConnection, sharing frame: Frame) -> [Frame] {
+        let replies: [Frame]
+        if frame.type == .zoneRevoked {
+            revoked(frame, by: connection.peer)
+            replies = []
+        } else {
+            replies = JoinHandler.answer(frame, from: connection.peer, library: library)
+        }
+        IOThread.detach { [weak self] in
+            self?.refreshMembership()
+            self?.recordAddress(of: connection)
+        }
+        return replies
+    }
+}
