@@ -35,7 +35,7 @@ let package = Package(
         .testTarget(name: "ReplicationTests", dependencies: ["Replication", "Store"]),
         .testTarget(
             name: "PeerDaemonTests",
-            dependencies: ["PeerDaemon", "ControlProtocol", "Replication", "Store"]
+            dependencies: ["PeerDaemon", "PeerShareCLI", "ControlProtocol", "Replication", "Store"]
         ),
     ]
 )
