@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PeerShareCLI

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Replication
 import Store
+import TestSupport
 import Testing
 
 /// A real owner and participant daemon syncing a share, and an attacker in the test process:

@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import TestSupport
 import Testing
 
 /// `accept URL` between real daemons: every bad URL and every acceptance the rules forbid

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Store
+import TestSupport
 import Testing
 
 /// The sample's "Try out the Sharing Flow" with three real daemons on loopback: alice owns
@@ -150,7 +151,7 @@ import Testing
             for store in [StoreKind.private, .shared] {
                 #expect(
                     !FileManager.default.fileExists(
-                        atPath: peer.daemon.blobPath(sha256(shared.bytes), store: store)),
+                        atPath: peer.daemon.blobPath(sha256Hex(shared.bytes), store: store)),
                     "\(peer.name) \(store)")
             }
         }

@@ -1,4 +1,5 @@
 import ControlProtocol
+import TestSupport
 import Testing
 
 @testable import PeerDaemon
