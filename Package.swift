@@ -31,11 +31,16 @@ let package = Package(
         ),
         .executableTarget(name: "PeerShareCLI", dependencies: ["ControlProtocol"]),
         .executableTarget(name: "Bench", dependencies: ["Store", "Replication", "CLinux"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store"]),
-        .testTarget(name: "ReplicationTests", dependencies: ["Replication", "Store"]),
+        // What every test target shares: temp directories, waits on conditions, test
+        // libraries, and real daemons and CLIs run as processes.
+        .target(name: "TestSupport", dependencies: ["Store", "ControlProtocol"], path: "Tests/TestSupport"),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
+        .testTarget(name: "ReplicationTests", dependencies: ["Replication", "Store", "TestSupport"]),
         .testTarget(
             name: "PeerDaemonTests",
-            dependencies: ["PeerDaemon", "ControlProtocol", "Replication", "Store"]
+            dependencies: [
+                "PeerDaemon", "PeerShareCLI", "ControlProtocol", "Replication", "Store", "TestSupport",
+            ]
         ),
     ]
 )

@@ -2,6 +2,7 @@ import ControlProtocol
 import Foundation
 import Replication
 import Store
+import TestSupport
 import Testing
 
 /// Permissions between three real daemons: what a read-write participant writes reaches

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import Replication
@@ -12,9 +13,9 @@ import Testing
     }
 
     @Test func firstStartCreatesPrivateFilesInAPrivateDirectory() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
-        let directory = temp.child("state/identity")
+        let directory = temp.file("state/identity")
         let identity = try PeerIdentity.loadOrCreate(directory: directory)
         #expect(mode(directory) == 0o700)
         #expect(mode(identity.keyPath) == 0o600)
@@ -28,7 +29,7 @@ import Testing
     }
 
     @Test func loadingAgainGivesTheSamePeerID() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
         let first = try PeerIdentity.loadOrCreate(directory: temp.path)
         let second = try PeerIdentity.loadOrCreate(directory: temp.path)
@@ -37,22 +38,22 @@ import Testing
     }
 
     @Test func peerIDIsTheDigestOfTheCertificate() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
         let identity = try PeerIdentity.loadOrCreate(directory: temp.path)
         #expect(identity.peerID.bytes == IdentityCrypto.sha256(identity.certificateDER))
     }
 
     @Test func twoDirectoriesGiveDifferentPeerIDs() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
-        let a = try PeerIdentity.loadOrCreate(directory: temp.child("a"))
-        let b = try PeerIdentity.loadOrCreate(directory: temp.child("b"))
+        let a = try PeerIdentity.loadOrCreate(directory: temp.file("a"))
+        let b = try PeerIdentity.loadOrCreate(directory: temp.file("b"))
         #expect(a.peerID != b.peerID)
     }
 
     @Test func aCorruptKeyFileIsReportedWithItsPath() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
         let identity = try PeerIdentity.loadOrCreate(directory: temp.path)
         try Data("-----BEGIN PRIVATE KEY-----\nnot base64 at all\n-----END PRIVATE KEY-----\n".utf8)
@@ -71,7 +72,7 @@ import Testing
     }
 
     @Test func aCorruptCertificateIsReported() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
         let identity = try PeerIdentity.loadOrCreate(directory: temp.path)
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: identity.certificatePath))
@@ -79,10 +80,10 @@ import Testing
     }
 
     @Test func aKeyFromAnotherIdentityIsRefused() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
-        let a = try PeerIdentity.loadOrCreate(directory: temp.child("a"))
-        let b = try PeerIdentity.loadOrCreate(directory: temp.child("b"))
+        let a = try PeerIdentity.loadOrCreate(directory: temp.file("a"))
+        let b = try PeerIdentity.loadOrCreate(directory: temp.file("b"))
         try FileManager.default.removeItem(atPath: a.keyPath)
         try FileManager.default.copyItem(atPath: b.keyPath, toPath: a.keyPath)
         chmod(a.keyPath, 0o600)
@@ -90,12 +91,12 @@ import Testing
             throws: IdentityError.keyDoesNotMatchCertificate(
                 keyPath: a.keyPath, certificatePath: a.certificatePath)
         ) {
-            try PeerIdentity.loadOrCreate(directory: temp.child("a"))
+            try PeerIdentity.loadOrCreate(directory: temp.file("a"))
         }
     }
 
     @Test func aMissingCertificateIsReportedNotReplaced() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
         let identity = try PeerIdentity.loadOrCreate(directory: temp.path)
         try FileManager.default.removeItem(atPath: identity.certificatePath)
@@ -107,7 +108,7 @@ import Testing
     }
 
     @Test func aKeyReadableByOthersIsRefused() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
         let identity = try PeerIdentity.loadOrCreate(directory: temp.path)
         chmod(identity.keyPath, 0o644)
@@ -119,9 +120,9 @@ import Testing
     }
 
     @Test func aFileInPlaceOfTheDirectoryIsReported() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
-        let path = temp.child("file")
+        let path = temp.file("file")
         try Data("x".utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: IdentityError.self) { try PeerIdentity.loadOrCreate(directory: path) }
     }

@@ -1,5 +1,6 @@
 import Glibc
 import Store
+import TestSupport
 import Testing
 
 @testable import Replication

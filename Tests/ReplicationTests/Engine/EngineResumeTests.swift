@@ -1,6 +1,7 @@
 import Foundation
 import Store
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Replication
