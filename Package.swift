@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "peershared", targets: ["PeerDaemon"]),
         .executable(name: "peershare", targets: ["PeerShareCLI"]),
         .executable(name: "peershare-bench", targets: ["Bench"]),
+        .library(name: "Support", targets: ["Support"]),
         .library(name: "Store", targets: ["Store"]),
         .library(name: "Replication", targets: ["Replication"]),
     ],
@@ -22,24 +23,33 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .systemLibrary(name: "CLinux"),
-        .target(name: "Store", dependencies: ["CSQLite", "COpenSSL", "CLinux"]),
-        .target(name: "Replication", dependencies: ["Store", "COpenSSL", "CLinux"]),
-        .target(name: "ControlProtocol"),
+        // What every module uses: locks, conditions, threads, system-call errors, sockets,
+        // HOST:PORT and SHA-256. Dependencies point one way:
+        // Support <- Store <- Replication <- PeerDaemon; ControlProtocol uses Support too.
+        .target(name: "Support", dependencies: ["COpenSSL", "CLinux"]),
+        .target(name: "Store", dependencies: ["Support", "CSQLite", "CLinux"]),
+        .target(name: "Replication", dependencies: ["Support", "Store", "COpenSSL", "CLinux"]),
+        .target(name: "ControlProtocol", dependencies: ["Support"]),
         .executableTarget(
             name: "PeerDaemon",
-            dependencies: ["Store", "Replication", "ControlProtocol"]
+            dependencies: ["Support", "Store", "Replication", "ControlProtocol"]
         ),
-        .executableTarget(name: "PeerShareCLI", dependencies: ["ControlProtocol"]),
-        .executableTarget(name: "Bench", dependencies: ["Store", "Replication", "CLinux"]),
+        .executableTarget(name: "PeerShareCLI", dependencies: ["Support", "ControlProtocol"]),
+        .executableTarget(name: "Bench", dependencies: ["Support", "Store", "Replication", "CLinux"]),
         // What every test target shares: temp directories, waits on conditions, test
         // libraries, and real daemons and CLIs run as processes.
-        .target(name: "TestSupport", dependencies: ["Store", "ControlProtocol"], path: "Tests/TestSupport"),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
-        .testTarget(name: "ReplicationTests", dependencies: ["Replication", "Store", "TestSupport"]),
+        .target(
+            name: "TestSupport", dependencies: ["Support", "Store", "ControlProtocol"],
+            path: "Tests/TestSupport"),
+        .testTarget(name: "SupportTests", dependencies: ["Support", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Support", "Store", "TestSupport"]),
+        .testTarget(
+            name: "ReplicationTests", dependencies: ["Support", "Replication", "Store", "TestSupport"]),
         .testTarget(
             name: "PeerDaemonTests",
             dependencies: [
-                "PeerDaemon", "PeerShareCLI", "ControlProtocol", "Replication", "Store", "TestSupport",
+                "Support", "PeerDaemon", "PeerShareCLI", "ControlProtocol", "Replication", "Store",
+                "TestSupport",
             ]
         ),
     ]

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Replication
 import Store
+import Support
 
 /// Replication figures of SPEC §11 over real TLS on loopback, two engines in this process:
 /// a small change's latency, the initial sync of 1,000 photos × 100 KB, 1 GB of photo data

@@ -1,6 +1,7 @@
 import Foundation
 import Replication
 import Store
+import Support
 
 /// What signing change sets will cost (issue 12): per set of about 10,000 changes (the
 /// apply benchmark's batch, 57 bytes a change on the wire), one SHA-256 of the set — which

@@ -15,4 +15,8 @@ extern int syncfs(int fd);
 /// <malloc.h>
 extern int malloc_trim(size_t pad);
 
+/// Names a thread (at most 15 bytes), as `ps -L`, `top -H` and debuggers show it. `thread`
+/// is a `pthread_t`, which glibc defines as `unsigned long`. <pthread.h>
+extern int pthread_setname_np(unsigned long thread, const char *name);
+
 #endif

@@ -1,4 +1,5 @@
 import Glibc
+import Support
 
 /// Why a control-socket call did not produce a result.
 ///

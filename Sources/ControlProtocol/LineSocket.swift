@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Support
 
 /// A connected stream socket read and written as lines.
 ///
@@ -56,16 +57,7 @@ public final class LineSocket {
     /// Waits until the socket has something to read (or has hung up); false when `deadline`
     /// passed first.
     public func waitReadable(until deadline: ContinuousClock.Instant) -> Bool {
-        while true {
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { return false }
-            let (seconds, attoseconds) = left.components
-            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
-            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let result = poll(&entry, 1, milliseconds)
-            if result > 0 { return true }
-            if result < 0 && errno != EINTR { return true }
-        }
+        Poll.wait(fd: fd, events: Int32(POLLIN), until: deadline) != .timedOut
     }
 
     /// Blocks until a line arrives, the line grows too long, or the stream ends.
@@ -106,12 +98,6 @@ public final class LineSocket {
         }
     }
 
-    /// Stops both directions without releasing the descriptor, which wakes a thread that
-    /// is blocked reading it.
-    public func shutdownBoth() {
-        shutdown(fd, Int32(SHUT_RDWR))
-    }
-
     /// Closes after a final message without losing it: stops writing, then reads and
     /// drops what the peer still sends for up to `timeoutMilliseconds`, then closes.
     ///
@@ -122,12 +108,8 @@ public final class LineSocket {
         shutdown(fd, Int32(SHUT_WR))
         let deadline = ContinuousClock.now + .milliseconds(timeoutMilliseconds)
         var scratch = [UInt8](repeating: 0, count: 65_536)
-        while case let remaining = deadline - ContinuousClock.now, remaining > .zero {
-            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(
-                remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
-            )
-            guard poll(&entry, 1, max(milliseconds, 1)) > 0 else { break }
+        while ContinuousClock.now < deadline {
+            guard Poll.wait(fd: fd, events: Int32(POLLIN), until: deadline) == .ready else { break }
             let count = scratch.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count <= 0 && !(count < 0 && errno == EINTR) { break }
         }

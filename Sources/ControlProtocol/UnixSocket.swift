@@ -1,4 +1,5 @@
 import Glibc
+import Support
 
 /// The `AF_UNIX` stream-socket calls both ends of the control socket need.
 ///

@@ -1,9 +1,9 @@
 import ControlProtocol
-import Dispatch
 import Foundation
 import Glibc
 import Replication
 import Store
+import Support
 import Synchronization
 
 /// Wires the daemon's parts together and runs their lifecycle: start, reload, stop.
@@ -22,12 +22,12 @@ final class Daemon: Sendable {
     private let state: DaemonState
     private let bus = EventBus()
     private let library: LibraryHandle
-    private let listener: PeerListener
+    private let listener: TCPListener
     private let replication: ReplicationHost
     private let control: ControlServer
     private let watchdog: Watchdog?
     private let stopping = Mutex(false)
-    private let stopped = DispatchSemaphore(value: 0)
+    private let stopped = Guarded(false)
 
     init(
         loader: SettingsLoader, settings: DaemonSettings, environment: [String: String], logSink: LogSink
@@ -70,16 +70,17 @@ final class Daemon: Sendable {
             logger: logger)
         HistoryPublisher.publish(library, on: bus)
         self.library = LibraryHandle(library)
-        listener = try PeerListener(address: settings.listen)
+        listener = try Self.listen(on: settings.listen)
         let state = DaemonState(
-            peerID: identity.peerID, pid: getpid(), listenAddress: listener.boundAddress, settings: settings,
+            peerID: identity.peerID, pid: getpid(),
+            listenAddress: PeerAddress(host: listener.host, port: listener.port), settings: settings,
             configFile: loader.configFile)
         self.state = state
         control = try ControlServer(path: settings.controlSocket, logger: logger)
         do {
             replication = try ReplicationHost(
                 identity: identity, library: library, limits: settings.limits, bus: bus, logger: logger,
-                advertised: { [state] in state.advertisePeerAddresses })
+                advertised: { [state] in state.advertiseAddresses })
         } catch {
             throw .replication(reason: "\(error)")
         }
@@ -88,13 +89,13 @@ final class Daemon: Sendable {
         let control = control
         watchdog = Watchdog(environment: environment, notifier: notifier) { control.isAccepting }
         control.start(routes: .catalog(services)) { [state] in state.settings.limits }
-        listener.start(handler: EnginePeerConnectionHandler(host: replication))
+        listener.start { [replication] socket in replication.engine.acceptIncoming(socket) }
         watchdog?.start()
         let advertised = state.advertiseAddresses
         logger.info(
             "peershared \(PeerShareVersion.string) ready",
             [
-                "peer": identity.peerID.short, "listen": "\(listener.boundAddress)",
+                "peer": identity.peerID.short, "listen": listener.address,
                 "advertise": advertised.map(\.description).joined(separator: ","),
                 "control_socket": settings.controlSocket, "state_dir": settings.stateDirectory,
             ])
@@ -102,7 +103,7 @@ final class Daemon: Sendable {
             logger.warning(
                 "no address to advertise: listening on a wildcard with no network interface but loopback "
                     + "up; share URLs are refused until advertise = HOST:PORT is set",
-                ["listen": "\(listener.boundAddress)"])
+                ["listen": listener.address])
         }
         notifier.notify("READY=1", statusLine)
     }
@@ -117,7 +118,9 @@ final class Daemon: Sendable {
 
     /// Blocks until `stop` has finished.
     func waitUntilStopped() {
-        stopped.wait()
+        stopped.withLock { stopped in
+            while !stopped { self.stopped.condition.wait() }
+        }
     }
 
     /// Re-reads the config file and flags; applies what can change live (log level,
@@ -163,16 +166,33 @@ final class Daemon: Sendable {
         bus.publish(ControlEvent(type: "daemon.stopping", data: ["reason": .string(reason)]))
         watchdog?.stop()
         control.stop()
-        listener.stop()
+        listener.close()
         replication.stop()
         library.close()
         lock.release()
         logger.info("stopped")
-        stopped.signal()
+        stopped.withLock { stopped in
+            stopped = true
+            self.stopped.condition.broadcast()
+        }
     }
 
     private var statusLine: String {
-        "STATUS=ready: peers on \(listener.boundAddress), control socket \(state.settings.controlSocket)"
+        "STATUS=ready: peers on \(listener.address), control socket \(state.settings.controlSocket)"
+    }
+
+    /// Binds the peer listener; the engine gets its connections once it runs.
+    private static func listen(on address: PeerAddress) throws(DaemonError) -> TCPListener {
+        do {
+            return try TCPListener.bind(host: address.host, port: address.port)
+        } catch {
+            switch error {
+            case .cannotListen(_, let reason), .cannotResolve(_, let reason):
+                throw .listen(address: "\(address)", reason: reason)
+            default:
+                throw .listen(address: "\(address)", reason: error.description)
+            }
+        }
     }
 
     private static func makeDirectory(_ path: String) throws(DaemonError) {

@@ -1,4 +1,5 @@
 import ControlProtocol
+import Support
 
 /// Why `peershared` could not start: what failed, on what, and what to do about it.
 enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Replication
 import Store
+import Support
 import Synchronization
 
 /// The running daemon's facts (identity, bound address, paths, start time) and its current
@@ -10,14 +11,14 @@ final class DaemonState: Sendable {
     let peerID: PeerID
     let pid: Int32
     let startedAt: ContinuousClock.Instant
-    let listenAddress: HostPort
+    let listenAddress: PeerAddress
     let configFile: String?
     private let current: Mutex<DaemonSettings>
     /// This machine's interface addresses, read when needed: they change (DHCP, Wi-Fi).
     private let interfaces: @Sendable () -> [InterfaceAddress]
 
     init(
-        peerID: PeerID, pid: Int32, listenAddress: HostPort, settings: DaemonSettings, configFile: String?,
+        peerID: PeerID, pid: Int32, listenAddress: PeerAddress, settings: DaemonSettings, configFile: String?,
         interfaces: @escaping @Sendable () -> [InterfaceAddress] = InterfaceAddress.current
     ) {
         self.peerID = peerID
@@ -34,15 +35,10 @@ final class DaemonState: Sendable {
 
     /// Where other peers can dial this daemon, the first in share URLs; empty when it
     /// listens on a wildcard, has no `advertise` setting and no routable interface.
-    var advertiseAddresses: [HostPort] {
+    var advertiseAddresses: [PeerAddress] {
         let wildcard = AdvertisedAddresses.isWildcard(listenAddress.host)
         return AdvertisedAddresses.resolve(
             configured: settings.advertise, bound: listenAddress, interfaces: wildcard ? interfaces() : [])
-    }
-
-    /// The advertised addresses as replication tells them to peers (after every hello).
-    var advertisePeerAddresses: [PeerAddress] {
-        advertiseAddresses.map { PeerAddress(host: $0.host, port: $0.port) }
     }
 
     var uptime: Duration { .now - startedAt }

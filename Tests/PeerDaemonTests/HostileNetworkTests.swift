@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Replication
 import Store
+import Support
 import TestSupport
 import Testing
 

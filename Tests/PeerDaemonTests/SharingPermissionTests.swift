@@ -2,6 +2,7 @@ import ControlProtocol
 import Foundation
 import Replication
 import Store
+import Support
 import TestSupport
 import Testing
 

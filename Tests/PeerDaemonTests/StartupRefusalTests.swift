@@ -47,6 +47,21 @@ import Testing
         #expect(try first.json("ping") == ["pong": true])
     }
 
+    @Test func aPeerPortInUseIsRefusedNamingTheAddress() throws {
+        let directory = try TestDirectory()
+        let first = try DaemonProcess.startReady(in: directory)
+        let listen = try #require(try first.json("status")["listen"]?.stringValue)
+        let second = try DaemonProcess(
+            in: directory, arguments: ["--listen", listen], stateDirectory: directory.file("other-state"),
+            socketPath: directory.file("second.sock"), label: "second")
+        #expect(try second.waitForExit() == 1)
+        #expect(
+            second.stderr
+                == "<3>peershared: cannot listen for peers on \(listen): \(String(cString: strerror(EADDRINUSE))): "
+                + "free the port or choose another with --listen\n")
+        #expect(try first.json("ping") == ["pong": true])
+    }
+
     @Test func aStaleSocketIsReplaced() throws {
         let directory = try TestDirectory()
         let path = directory.file("control.sock")

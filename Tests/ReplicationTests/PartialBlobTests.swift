@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import Support
 import TestSupport
 import Testing
 

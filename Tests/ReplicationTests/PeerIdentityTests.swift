@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Support
 import TestSupport
 import Testing
 
@@ -41,7 +42,7 @@ import Testing
         let temp = try TestDirectory()
         defer { temp.remove() }
         let identity = try PeerIdentity.loadOrCreate(directory: temp.path)
-        #expect(identity.peerID.bytes == IdentityCrypto.sha256(identity.certificateDER))
+        #expect(identity.peerID.bytes == SHA256Hasher.digest(identity.certificateDER))
     }
 
     @Test func twoDirectoriesGiveDifferentPeerIDs() throws {

@@ -1,5 +1,6 @@
 import Glibc
 import Store
+import Support
 import Testing
 
 @testable import Replication

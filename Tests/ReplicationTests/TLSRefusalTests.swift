@@ -1,5 +1,6 @@
 import COpenSSL
 import Glibc
+import Support
 import Testing
 
 @testable import Replication

@@ -1,4 +1,5 @@
 import Dispatch
+import Support
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import Support
 import TestSupport
 
 /// Sends everything `from` has of `zone` that `to` lacks, as the sync session will.

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Store
+import Support
 
 /// `count` random bytes: photo data no two tests share.
 public func randomBytes(_ count: Int) -> [UInt8] {

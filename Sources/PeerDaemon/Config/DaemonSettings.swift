@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// Everything `peershared` is configured with, once defaults, the config file and flags
 /// are combined.
@@ -6,10 +7,10 @@ import Store
 /// A plain value: the loader builds it, the daemon reads it, a reload builds a new one.
 struct DaemonSettings: Sendable, Equatable {
     /// Where peers connect (TCP); port 0 picks a free port.
-    var listen = HostPort(host: "0.0.0.0", port: 7733)
+    var listen = PeerAddress(host: "0.0.0.0", port: 7733)
     /// Addresses peers should dial, first in share URLs; empty means the bound listen
     /// address, or the interface addresses when it is a wildcard (`AdvertisedAddresses`).
-    var advertise: [HostPort] = []
+    var advertise: [PeerAddress] = []
     /// The control socket's path.
     var controlSocket: String
     /// Where the stores, identity and lock live.

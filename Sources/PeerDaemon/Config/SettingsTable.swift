@@ -1,4 +1,5 @@
 import ControlProtocol
+import Support
 
 /// Every setting `peershared` understands.
 ///
@@ -6,17 +7,17 @@ import ControlProtocol
 /// line in `config/peershared.conf` (a test checks the file names every key).
 enum SettingsTable {
     static let all: [Setting] = [
-        Setting(key: "listen", defaultValue: "0.0.0.0:7733", allowed: HostPort.expected) {
+        Setting(key: "listen", defaultValue: "0.0.0.0:7733", allowed: PeerAddress.expected) {
             settings, value, _ in
-            guard let address = HostPort(parsing: value) else { return false }
+            guard let address = PeerAddress.listen(value) else { return false }
             settings.listen = address
             return true
         },
         Setting(
             key: "advertise", defaultValue: "(the bound listen address, or the interface addresses)",
-            allowed: HostPort.expectedAdvertised
+            allowed: PeerAddress.expectedAdvertised
         ) { settings, value, _ in
-            guard let addresses = HostPort.advertisedList(value) else { return false }
+            guard let addresses = PeerAddress.advertisedList(value) else { return false }
             settings.advertise = addresses
             return true
         },

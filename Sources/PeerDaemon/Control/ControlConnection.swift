@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import Support
 
 /// Serves one client of the control socket, on the client's own thread: reads request
 /// lines, runs their handlers, writes responses, until the client leaves, a line is too
@@ -48,7 +49,7 @@ final class ControlConnection {
                 closeIdle()
                 return
             }
-            let ready = Poll.readable([socket.fd, stop.fd], timeoutMilliseconds: Self.milliseconds(left))
+            let ready = Poll.readable([socket.fd, stop.fd], timeout: left)
             if ready.contains(1) { return }
             if ready.contains(0) && !socket.fill() { return }
         }
@@ -65,13 +66,6 @@ final class ControlConnection {
             + "closed; connect again to send one"
         socket.writeWithoutWaiting(
             ControlResponse.failure(id: .null, error: ControlError(.idleTimeout, message)).json)
-    }
-
-    /// Whole milliseconds, rounded up so a poll never wakes just before the deadline.
-    private static func milliseconds(_ duration: Duration) -> Int32 {
-        let (seconds, attoseconds) = duration.components
-        let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(clamping: max(total, 1))
     }
 
     /// Handles one read.

@@ -1,6 +1,6 @@
 import ControlProtocol
-import Foundation
 import Glibc
+import Support
 import Synchronization
 
 /// The control socket: a Unix stream socket (mode 0600) accepting clients on a dedicated
@@ -14,7 +14,8 @@ final class ControlServer: Sendable {
     private let fileIdentity: (dev_t, ino_t)?
     private let logger: Logger
     private let stopSignal = StopSignal()
-    private let threads = DispatchGroup()
+    /// The accept thread and one thread per client.
+    private let threads = ThreadGroup()
     private let clients = Mutex(0)
     private let accepting = Mutex(false)
     /// Refusals for too many connections since the last warning, and when that was: a
@@ -57,16 +58,10 @@ final class ControlServer: Sendable {
     /// Starts accepting; `limits` is read per connection so a reload applies to new clients.
     func start(routes: ControlRoutes, limits: @escaping @Sendable () -> DaemonLimits) {
         accepting.withLock { $0 = true }
-        threads.enter()
-        let thread = Thread { @Sendable [self] in
-            defer {
-                accepting.withLock { $0 = false }
-                threads.leave()
-            }
+        threads.start(name: "control-accept") { [self] in
+            defer { accepting.withLock { $0 = false } }
             acceptLoop(routes: routes, limits: limits)
         }
-        thread.name = "control-accept"
-        thread.start()
     }
 
     /// Stops accepting, removes the socket file, and waits up to `timeout` for clients.
@@ -75,8 +70,7 @@ final class ControlServer: Sendable {
         if let ours = fileIdentity, let now = ControlSocketPath.identity(of: path), now == ours {
             unlink(path)
         }
-        let seconds = Double(timeout.components.seconds)
-        if threads.wait(timeout: .now() + seconds) == .timedOut {
+        if !threads.wait(timeout: timeout) {
             logger.warning("control clients still busy after \(timeout); stopping anyway")
         }
         close(fd)
@@ -112,19 +106,13 @@ final class ControlServer: Sendable {
             socket.close()
             return
         }
-        threads.enter()
-        let thread = Thread { @Sendable [self] in
-            defer {
-                clients.withLock { $0 -= 1 }
-                threads.leave()
-            }
+        threads.start(name: "control-client") { [self] in
+            defer { clients.withLock { $0 -= 1 } }
             // Made on its thread: a connection is confined to the thread that serves it.
             let logger = logger.with("client_pid", "\(credentials?.pid ?? 0)")
             ControlConnection(fd: client, routes: routes, limits: limits, stop: stopSignal, logger: logger)
                 .run()
         }
-        thread.name = "control-client"
-        thread.start()
     }
 
     /// Counts a refusal; returns how many to report when it is time for a warning.

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import Support
 
 /// Makes the control socket's path ready to bind: its directory exists, and whatever is
 /// there is a stale socket (removed) or nothing.

@@ -1,5 +1,6 @@
 import ControlProtocol
 import Glibc
+import Support
 
 /// A streaming command's side of its connection: acknowledge, write events, and wait for
 /// the next batch without missing that the client left or the daemon is stopping.

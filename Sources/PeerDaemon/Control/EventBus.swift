@@ -1,4 +1,5 @@
 import ControlProtocol
+import Support
 import Synchronization
 
 /// The daemon's in-process publish/subscribe hub for `watch`.

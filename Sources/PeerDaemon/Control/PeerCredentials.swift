@@ -1,5 +1,6 @@
 import ControlProtocol
 import Glibc
+import Support
 
 /// The process at the other end of a Unix socket, as the kernel vouches for it.
 ///

@@ -1,6 +1,6 @@
 import ControlProtocol
-import Foundation
 import Glibc
+import Support
 
 /// Reports how far a long request (`photo.add`, `photo.export`) has got, as `progress`
 /// event lines before its response, when the client asked with `"progress": true`.
@@ -41,12 +41,10 @@ final class ProgressReporter: @unchecked Sendable {
         let sender = LineSender(socket: socket, requestID: requestID)
         sender.send(bytes: 0, total: total)
         let done = WakePipe()
-        let finished = DispatchSemaphore(value: 0)
-        let ticker = Thread { [interval, heartbeat] in
-            defer { finished.signal() }
+        let ticker = IOThread.start(name: "control-progress") { [interval, heartbeat] in
             var last: Int64 = 0
             var lastSent = ContinuousClock.now
-            while Poll.readable([done.fd], timeoutMilliseconds: interval).isEmpty {
+            while Poll.readable([done.fd], timeout: .milliseconds(interval)).isEmpty {
                 if let bytes = measure(), bytes != last, bytes <= total {
                     last = bytes
                 } else if ContinuousClock.now - lastSent < heartbeat {
@@ -56,18 +54,16 @@ final class ProgressReporter: @unchecked Sendable {
                 lastSent = .now
             }
         }
-        ticker.name = "control-progress"
-        ticker.start()
         let result: T
         do {
             result = try work()
         } catch {
             done.wake()
-            finished.wait()
+            ticker.join()
             throw error
         }
         done.wake()
-        finished.wait()
+        ticker.join()
         sender.send(bytes: total, total: total)
         return result
     }

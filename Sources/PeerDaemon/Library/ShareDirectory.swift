@@ -1,6 +1,7 @@
 import ControlProtocol
 import Replication
 import Store
+import Support
 
 /// What the share commands need besides the stores: the URL a share is reached by, a
 /// participant given by ID prefix, and the JSON shape of SPEC §9.
@@ -14,7 +15,7 @@ struct ShareDirectory: Sendable {
         try url(zone: zone, address: try address())
     }
 
-    private func url(zone: String, address: HostPort) throws -> ShareURL {
+    private func url(zone: String, address: PeerAddress) throws -> ShareURL {
         let title = try library.privateStore.share(zone)?.title
         return ShareURL(
             host: address.host, port: address.port, zone: zone, owner: library.localPeer,
@@ -24,7 +25,7 @@ struct ShareDirectory: Sendable {
     /// The address share URLs carry: the first advertised one. With none (a wildcard
     /// listen address, no `advertise`, no interface but loopback up), a URL could not
     /// work, so this refuses, saying what to set.
-    func address() throws -> HostPort {
+    func address() throws -> PeerAddress {
         guard let first = services.state.advertiseAddresses.first else {
             let listen = services.state.listenAddress
             throw ControlError(

@@ -1,4 +1,5 @@
 import Glibc
+import Support
 
 /// The addresses other peers can dial this daemon at: what share URLs carry and `status`
 /// shows.
@@ -10,7 +11,8 @@ import Glibc
 /// not loopback, not link-local, IPv4 only for `0.0.0.0` (an IPv4 socket), IPv4 first.
 /// Pure, so the rules are tested on any list of interfaces.
 enum AdvertisedAddresses {
-    static func resolve(configured: [HostPort], bound: HostPort, interfaces: [InterfaceAddress]) -> [HostPort]
+    static func resolve(configured: [PeerAddress], bound: PeerAddress, interfaces: [InterfaceAddress])
+        -> [PeerAddress]
     {
         var result = configured
         if let family = wildcardFamily(bound.host) {
@@ -18,17 +20,17 @@ enum AdvertisedAddresses {
         } else if configured.isEmpty {
             result.append(bound)
         }
-        var seen = Set<HostPort>()
+        var seen = Set<PeerAddress>()
         return result.filter { seen.insert($0).inserted }
     }
 
     /// The addresses of `interfaces` a peer on another machine could reach, with `port`.
-    static func routable(_ interfaces: [InterfaceAddress], port: UInt16, ipv6: Bool) -> [HostPort] {
+    static func routable(_ interfaces: [InterfaceAddress], port: UInt16, ipv6: Bool) -> [PeerAddress] {
         let usable = interfaces.filter { entry in
             entry.isUp && !entry.isLoopback && (ipv6 || entry.family == .ipv4) && isRoutable(entry)
         }
         let ordered = usable.filter { $0.family == .ipv4 } + usable.filter { $0.family == .ipv6 }
-        return ordered.map { HostPort(host: $0.address, port: port) }
+        return ordered.map { PeerAddress(host: $0.address, port: port) }
     }
 
     /// The family of a wildcard host (`0.0.0.0` → IPv4, `::` → both, as an IPv6 socket

@@ -2,6 +2,7 @@ import ControlProtocol
 import Foundation
 import Replication
 import Store
+import Support
 
 /// Hosts the replication engine in the daemon: builds it from the identity, library and
 /// settings, feeds it the peer listener's connections and the advertised address, and turns
@@ -76,11 +77,4 @@ final class ReplicationHost: Sendable {
             return nil
         }
     }
-}
-
-/// Routes the peer listener's connections into the engine.
-struct EnginePeerConnectionHandler: PeerConnectionHandler {
-    let host: ReplicationHost
-
-    func handle(fd: Int32) { host.engine.acceptIncoming(fileDescriptor: fd) }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import Glibc
+import Support
 
 /// Receives SIGTERM, SIGINT and SIGHUP on a dedicated thread with `sigwait`.
 ///
@@ -20,15 +20,13 @@ enum SignalReceiver {
 
     /// Starts the thread; `handler` runs on it for each signal, in arrival order.
     static func start(_ handler: @escaping @Sendable (Int32) -> Void) {
-        let thread = Thread { @Sendable in
+        IOThread.detach(name: "signals") {
             var set = signalSet()
             while true {
                 var received: Int32 = 0
                 if sigwait(&set, &received) == 0 { handler(received) }
             }
         }
-        thread.name = "signals"
-        thread.start()
     }
 
     private static func signalSet() -> sigset_t {

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import Support
 
 /// An exclusive `flock` on `STATE_DIR/peershared.lock`, held for the daemon's lifetime.
 ///

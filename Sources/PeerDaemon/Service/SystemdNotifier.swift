@@ -1,5 +1,6 @@
 import ControlProtocol
 import Glibc
+import Support
 
 /// Speaks systemd's notify protocol (READY=1, STATUS=…, WATCHDOG=1, RELOADING=1,
 /// STOPPING=1) as one datagram per message to `$NOTIFY_SOCKET`.

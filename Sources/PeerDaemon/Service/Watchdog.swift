@@ -1,5 +1,5 @@
-import Foundation
 import Glibc
+import Support
 
 /// Sends WATCHDOG=1 at half of `$WATCHDOG_USEC` while the daemon is healthy.
 ///
@@ -24,13 +24,11 @@ final class Watchdog: Sendable {
     }
 
     func start() {
-        let thread = Thread { @Sendable [self] in
+        IOThread.detach(name: "watchdog") { [self] in
             repeat {
                 if isHealthy() { notifier.notify("WATCHDOG=1") }
-            } while Poll.readable([stopSignal.fd], timeoutMilliseconds: intervalMilliseconds).isEmpty
+            } while !stopSignal.wait(timeout: .milliseconds(intervalMilliseconds))
         }
-        thread.name = "watchdog"
-        thread.start()
     }
 
     func stop() { stopSignal.fire() }

@@ -1,6 +1,6 @@
 import ControlProtocol
-import Foundation
 import Glibc
+import Support
 import Synchronization
 
 /// Owns SIGINT and SIGTERM for the CLI: a streaming command ends cleanly (the stream is
@@ -18,7 +18,7 @@ final class StreamInterrupter: Sendable {
     func install() {
         var set = Self.signals()
         pthread_sigmask(SIG_BLOCK, &set, nil)
-        let thread = Thread { @Sendable [self] in
+        IOThread.detach(name: "signals") { [self] in
             var waited = Self.signals()
             var received: Int32 = 0
             while sigwait(&waited, &received) == 0 {
@@ -26,8 +26,6 @@ final class StreamInterrupter: Sendable {
                 handle.interrupt()
             }
         }
-        thread.name = "signals"
-        thread.start()
     }
 
     /// Makes the next SIGINT/SIGTERM end `client`'s stream instead of the process.

@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// Publishes verified photo data in groups, off the connections' threads.
 ///

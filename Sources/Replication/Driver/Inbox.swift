@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// The events waiting for one connection's worker thread.
 ///

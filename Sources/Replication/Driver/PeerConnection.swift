@@ -1,4 +1,5 @@
 import Store
+import Support
 import Synchronization
 
 /// What a connection reports to whoever runs it (the engine).

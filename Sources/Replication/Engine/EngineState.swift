@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// Everything the engine's threads share, behind one lock: membership, addresses, pauses,
 /// and per peer the connection in use, the redial schedule and the traffic totals.

@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// Who this library replicates what with, and where they listen, read from its two stores.
 ///

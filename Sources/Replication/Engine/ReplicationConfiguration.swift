@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// How the engine behaves: session knobs, timers, reconnection, and what it tells the
 /// daemon. Defaults suit a daemon; tests shorten the timers.

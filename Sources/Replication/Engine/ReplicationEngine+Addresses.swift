@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// Members' addresses: each peer tells the other where it listens after the hello; the
 /// stores keep what members said (participants' addresses at the owner, the owner's in the

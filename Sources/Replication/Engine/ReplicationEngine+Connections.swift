@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// Opening connections (dialing, accepting), deciding which one to keep per peer, and what
 /// happens when one ends.

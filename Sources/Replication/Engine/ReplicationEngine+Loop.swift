@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// The engine's own thread: timer ticks for every connection, redials when due, membership
 /// refreshes; and the fan-out of local commits to the connections that replicate them.

@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// What the engine can tell about its peers: connection, traffic, and whether every shared
 /// zone is in sync (what `peershare peers` and `peershare sync --wait` show).

@@ -1,4 +1,5 @@
 import Store
+import Support
 import Synchronization
 
 /// Replication for one library: every peer connection, dialing and accepting, push and
@@ -84,8 +85,8 @@ public final class ReplicationEngine: @unchecked Sendable {
     }
 
     /// Takes over a connected TCP socket accepted by the daemon's own listener.
-    public func acceptIncoming(fileDescriptor: Int32) {
-        accept(TCPSocket(adopting: fileDescriptor))
+    public func acceptIncoming(_ socket: TCPSocket) {
+        accept(socket)
     }
 
     /// Closes every connection (telling peers why, within `stopGrace`), stops dialing and

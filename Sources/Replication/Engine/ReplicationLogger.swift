@@ -1,4 +1,3 @@
-import Glibc
 import Store
 
 /// Where replication writes its log lines: a value passed in, never a global, so the daemon
@@ -24,15 +23,6 @@ public struct ReplicationLogger: Sendable {
 
     /// Drops everything.
     public static let discard = ReplicationLogger(minimumLevel: .error) { _ in }
-
-    /// Writes to stderr with journald priority prefixes (`<6>peer=ABCDEFG …`).
-    public static func standardError(minimumLevel: SessionLogLevel = .info) -> ReplicationLogger {
-        ReplicationLogger(minimumLevel: minimumLevel) { record in
-            let peer = record.peer.map { " peer=\($0.short)" } ?? ""
-            let line = Array("<\(record.level.rawValue)>replication\(peer): \(record.message)\n".utf8)
-            line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
-        }
-    }
 
     public func log(_ level: SessionLogLevel, _ message: @autoclosure () -> String, peer: PeerID? = nil) {
         guard level >= minimumLevel else { return }

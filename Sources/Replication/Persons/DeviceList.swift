@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// A person's device list: the signed entries received so far, checked, and the devices
 /// they leave on the list.

@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// One signed entry of a person's device list: the founding, or the addition, renaming or
 /// removal of a device, signed by a device already on the list.

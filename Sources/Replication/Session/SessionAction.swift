@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// What a `SyncSession` asks its driver to do. The driver carries actions out in order and
 /// reports results back as `SessionEvent`s.

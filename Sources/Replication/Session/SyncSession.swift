@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// The replication protocol of one connection, as a pure state machine: no sockets, no
 /// store, no clock of its own.

@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// The participant's side of membership outside replication: tells owners about shares this
 /// peer left, purges copies of shares that were stopped, and — for a zone whose owner is not
@@ -92,8 +93,8 @@ final class MembershipUpkeep: Sendable {
         if stopped || ended { membershipChanged() }
     }
 
-    /// Tells each owner about shares this peer left, until the owner has heard it (or refused
-    /// to: a refusal means there is nothing more to tell).
+    /// Tells each owner about shares this peer left, until the owner has answered: every
+    /// answer (`left`, or a refusal) means there is nothing more to tell.
     private func tellDepartures() {
         for departure in (try? library.sharedStore.pendingDepartures()) ?? [] {
             guard !isStopped, let address = departure.address.flatMap(PeerAddress.init(parsing:)) else {
@@ -107,9 +108,6 @@ final class MembershipUpkeep: Sendable {
                     .info, "told the owner this peer left the share (zone \(departure.zone))",
                     peer: departure.owner)
             } catch {
-                if case .refused = error {
-                    try? library.sharedStore.departureAcknowledged(zone: departure.zone)
-                }
                 logger.log(
                     .debug, "cannot tell the owner about leaving share \(departure.zone) yet: \(error)",
                     peer: departure.owner)

@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// Sharing as the engine runs it, for the daemon's `accept`, `share leave` and for guests:
 /// the participant joins and leaves; the owner answers every sharing message a connection

@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// A short "guest" connection to a share's owner, to join, leave or check a membership:
 /// TLS pinned to the owner's peer ID, a hello whose purpose is `join` (so the owner never
@@ -14,7 +15,7 @@ enum ShareGuest {
         _ frame: Frame, host: String, port: UInt16, owner: PeerID, identity: PeerIdentity, timeout: Duration,
         advertised: [PeerAddress] = []
     ) throws(AcceptError) -> JoinResponse {
-        let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let address = PeerAddress(host: host, port: port).description
         let stream: FrameStream
         do {
             let socket = try TCPDialer.connect(host: host, port: port, timeout: timeout)

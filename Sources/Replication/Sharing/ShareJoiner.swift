@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// The participant's side of `peershare accept URL`: dial the owner named in the URL, check
 /// its identity against the URL before anything secret is sent, present the token, and on
@@ -41,7 +42,7 @@ public enum ShareJoiner {
             throw .refused(code: code, message: message)
         case .accepted(let title, let permission):
             do {
-                let address = url.host.contains(":") ? "[\(url.host)]:\(url.port)" : "\(url.host):\(url.port)"
+                let address = PeerAddress(host: url.host, port: url.port).description
                 try library.sharedStore.prepareParticipantZone(url.zone, owner: url.owner, address: address)
             } catch {
                 throw .local("\(error)")

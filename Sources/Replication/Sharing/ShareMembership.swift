@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// A participant's questions to an owner outside replication: is this membership still
 /// valid, and "I left".

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import Support
 
 /// A share URL, `peershare://HOST:PORT/ZONE_ID?owner=PEER_ID&invite=TOKEN[&title=T]`: the
 /// capability that lets its holder ask the owner's daemon to join a share.
@@ -33,7 +34,12 @@ public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
         guard trimmed.lowercased().hasPrefix(Self.scheme) else { throw .notAShareURL }
         let rest = trimmed.dropFirst(Self.scheme.count)
         guard let slash = rest.firstIndex(of: "/") else { throw .missing("the share ID after HOST:PORT/") }
-        let (host, port) = try Self.parseAddress(String(rest[..<slash]))
+        let address: PeerAddress
+        do {
+            address = try PeerAddress.parse(String(rest[..<slash]))
+        } catch {
+            throw .invalid("address", error.description)
+        }
         let pathAndQuery = rest[rest.index(after: slash)...]
         let parts = pathAndQuery.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let zone = String(parts[0]).lowercased()
@@ -62,42 +68,19 @@ public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
             throw .invalid(
                 "invite", "the token must be at least 32 hexadecimal characters; copy the whole URL")
         }
-        self.init(host: host, port: port, zone: zone, owner: owner, token: token, title: query["title"])
+        self.init(
+            host: address.host, port: address.port, zone: zone, owner: owner, token: token,
+            title: query["title"])
     }
 
     public var description: String {
-        let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let address = PeerAddress(host: host, port: port)
         var text = "\(Self.scheme)\(address)/\(zone)?owner=\(owner)&invite=\(token)"
         if let title, let encoded = title.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed)
         {
             text += "&title=\(encoded)"
         }
         return text
-    }
-
-    private static func parseAddress(_ text: String) throws(ShareURLError) -> (String, UInt16) {
-        let host: String
-        let portText: String
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]"), close > text.index(after: text.startIndex),
-                text[text.index(after: close)...].hasPrefix(":")
-            else {
-                throw .invalid("address", "'\(text)' is not [IPV6]:PORT")
-            }
-            host = String(text[text.index(after: text.startIndex)..<close])
-            portText = String(text[text.index(close, offsetBy: 2)...])
-        } else {
-            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty else {
-                throw .invalid("address", "'\(text)' is not HOST:PORT")
-            }
-            host = String(parts[0])
-            portText = String(parts[1])
-        }
-        guard let port = UInt16(portText), port > 0 else {
-            throw .invalid("address", "'\(portText)' is not a port number (1–65535)")
-        }
-        return (host, port)
     }
 }
 

@@ -16,7 +16,7 @@ public enum SharingRefusalCode: Hashable, Sendable, CustomStringConvertible, Exp
     case permissionDenied
     /// The request itself is not acceptable (the owner's own share).
     case invalid
-    /// A sharing message the owner does not take (a response, a revocation, an unknown type).
+    /// A sharing message the owner does not take (a join response, an unknown type).
     case unexpected
     /// The sharing message was malformed.
     case protocolError

@@ -132,12 +132,4 @@ enum IdentityCrypto {
         }
         return written == length ? output : nil
     }
-
-    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var size: UInt32 = 0
-        let ok = EVP_Digest(bytes, bytes.count, &digest, &size, EVP_sha256(), nil)
-        precondition(ok == 1 && size == 32, "SHA-256 is always available in OpenSSL")
-        return Array(digest.prefix(32))
-    }
 }

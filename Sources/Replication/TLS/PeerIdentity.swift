@@ -1,6 +1,7 @@
 import COpenSSL
 import Glibc
 import Store
+import Support
 
 /// This daemon's long-term identity: an Ed25519 key and its self-signed certificate.
 ///
@@ -39,7 +40,7 @@ public final class PeerIdentity: @unchecked Sendable {
         self.privateKey = privateKey
         self.certificate = certificate
         self.certificateDER = der
-        self.peerID = PeerID(digest: IdentityCrypto.sha256(der))!
+        self.peerID = PeerID(digest: SHA256Hasher.digest(der))!
         self.keyPath = keyPath
         self.certificatePath = certificatePath
     }

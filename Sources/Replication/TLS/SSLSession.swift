@@ -1,5 +1,6 @@
 import COpenSSL
 import Glibc
+import Support
 
 /// One OpenSSL `SSL` object with everything it points at (its `SSL_CTX`, the socket, the
 /// verification record), freed together. Not thread-safe: `TLSConnection` serialises calls.
@@ -80,13 +81,13 @@ final class SSLSession: @unchecked Sendable {
     }
 
     /// Waits for the socket as a `.wantRead` / `.wantWrite` step asks.
-    func wait(for step: Step, until deadline: ContinuousClock.Instant?) -> SocketPoll.Outcome {
+    func wait(for step: Step, until deadline: ContinuousClock.Instant?) -> Poll.Outcome {
         let events: Int32 =
             switch step {
             case .wantWrite: Int32(POLLOUT)
             default: Int32(POLLIN)
             }
-        return SocketPoll.wait(fd: socket.fileDescriptor, events: events, until: deadline)
+        return Poll.wait(fd: socket.fileDescriptor, events: events, until: deadline)
     }
 
     /// The protocol the handshake settled on, such as "TLSv1.3".

@@ -1,5 +1,6 @@
 import COpenSSL
 import Store
+import Support
 import Synchronization
 
 /// An authenticated, encrypted byte stream to one peer.
@@ -82,7 +83,7 @@ public final class TLSConnection: @unchecked Sendable {
         _ session: SSLSession, configuration: TLSConfiguration
     ) throws(TLSError) -> TLSConnection {
         guard let der = session.presentedPeerCertificateDER(),
-            let peer = PeerID(digest: IdentityCrypto.sha256(der)),
+            let peer = PeerID(digest: SHA256Hasher.digest(der)),
             configuration.accepts(peer)
         else {
             // Unreachable with the verify callback in place; kept as a last line of defence.

@@ -1,5 +1,6 @@
 import COpenSSL
 import Store
+import Support
 
 /// What one connection's verify callback decided, kept so that a failed handshake can say
 /// which peer ID was presented.
@@ -64,7 +65,7 @@ enum TLSContextFactory {
             else { return 0 }
             let verification = Unmanaged<PeerVerification>.fromOpaque(slot).takeUnretainedValue()
             guard let der = IdentityCrypto.der(certificate),
-                let peer = PeerID(digest: IdentityCrypto.sha256(der))
+                let peer = PeerID(digest: SHA256Hasher.digest(der))
             else { return 0 }
             verification.presented = peer
             if verification.accepts(peer) { return 1 }

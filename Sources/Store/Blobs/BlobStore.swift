@@ -1,4 +1,5 @@
 import Glibc
+import Support
 
 /// Full-size photo data on disk, content-addressed by SHA-256, outside the database rows.
 ///

@@ -1,4 +1,5 @@
 import Glibc
+import Support
 
 /// Photo data arriving from a peer, written to a stable per-hash partial file
 /// (`<root>/tmp/<hash>.partial`), so that a transfer cut in the middle resumes where it

@@ -1,3 +1,5 @@
+import Support
+
 /// Copies the write-ahead log back into the database file on a thread of its own, with a
 /// connection of its own, instead of inside the commit that happened to fill it.
 ///

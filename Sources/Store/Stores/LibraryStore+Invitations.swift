@@ -1,4 +1,4 @@
-import COpenSSL
+import Support
 
 /// The secret part of share URLs: a 128-bit token per share, which the owner keeps only as
 /// a SHA-256 hash and can revoke.
@@ -63,12 +63,7 @@ extension LibraryStore {
     }
 
     static func token(zone: String, generation: Int64, secret: [UInt8]) -> String {
-        let message = Array("\(zone)#\(generation)".utf8)
-        var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        _ = secret.withUnsafeBytes { key in
-            HMAC(EVP_sha256(), key.baseAddress, Int32(key.count), message, message.count, &digest, &length)
-        }
+        let digest = SHA256Hasher.hmac(key: secret, message: Array("\(zone)#\(generation)".utf8))
         return SHA256Hasher.hex(Array(digest.prefix(16)))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// One SQLite database of a person's library — the private or the shared one — with its
 /// replicated objects, per-field stamps, per-zone clocks and persistent history.

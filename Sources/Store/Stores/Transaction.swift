@@ -1,3 +1,5 @@
+import Support
+
 /// One write transaction in progress: writes fields with their stamps, remembers what it
 /// touched for history, clocks and tag winners, and settles all three when it finishes.
 ///

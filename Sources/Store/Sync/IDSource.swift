@@ -1,3 +1,5 @@
+import Support
+
 /// Where new object IDs come from: random UUIDs, or a seeded sequence so that a property
 /// test's failing schedule can be replayed exactly.
 public final class IDSource: @unchecked Sendable {

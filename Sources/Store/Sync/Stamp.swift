@@ -1,4 +1,5 @@
 import Glibc
+import Support
 
 /// When and by whom a field was last written: a hybrid logical clock reading and the
 /// origin peer.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Replication
 import Store
+import Support
 import TestSupport
 
 /// A peer in the test process with its own valid self-signed certificate (made by the

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Testing
 
 @testable import PeerDaemon
@@ -24,17 +25,17 @@ import Testing
         up("::ffff:192.0.2.2", "eth0"),
     ]
 
-    private func hosts(_ addresses: [HostPort]) -> [String] { addresses.map(\.description) }
+    private func hosts(_ addresses: [PeerAddress]) -> [String] { addresses.map(\.description) }
 
     @Test func anIPv4WildcardAdvertisesTheUpNonLoopbackNonLinkLocalIPv4Addresses() {
         let resolved = AdvertisedAddresses.resolve(
-            configured: [], bound: HostPort(host: "0.0.0.0", port: 7733), interfaces: Self.machine)
+            configured: [], bound: PeerAddress(host: "0.0.0.0", port: 7733), interfaces: Self.machine)
         #expect(hosts(resolved) == ["192.0.2.2:7733", "10.1.2.3:7733"])
     }
 
     @Test func anIPv6WildcardAdvertisesIPv4FirstThenGlobalIPv6() {
         let resolved = AdvertisedAddresses.resolve(
-            configured: [], bound: HostPort(host: "::", port: 41000), interfaces: Self.machine)
+            configured: [], bound: PeerAddress(host: "::", port: 41000), interfaces: Self.machine)
         #expect(
             hosts(resolved) == [
                 "192.0.2.2:41000", "10.1.2.3:41000", "[2001:db8::2]:41000", "[fd00::2]:41000",
@@ -45,21 +46,22 @@ import Testing
         let loopbackOnly = Array(Self.machine.prefix(2)) + [Self.up("fe80::1")]
         #expect(
             AdvertisedAddresses.resolve(
-                configured: [], bound: HostPort(host: "0.0.0.0", port: 7733), interfaces: loopbackOnly) == [])
+                configured: [], bound: PeerAddress(host: "0.0.0.0", port: 7733), interfaces: loopbackOnly)
+                == [])
         #expect(
             AdvertisedAddresses.resolve(
-                configured: [], bound: HostPort(host: "::", port: 7733), interfaces: loopbackOnly) == [])
+                configured: [], bound: PeerAddress(host: "::", port: 7733), interfaces: loopbackOnly) == [])
     }
 
     @Test func theConfiguredAddressesComeFirstAndWildcardsAddTheInterfaces() {
         let configured = [
-            HostPort(host: "photos.example.org", port: 7733), HostPort(host: "192.0.2.2", port: 7733),
+            PeerAddress(host: "photos.example.org", port: 7733), PeerAddress(host: "192.0.2.2", port: 7733),
         ]
         let wildcard = AdvertisedAddresses.resolve(
-            configured: configured, bound: HostPort(host: "0.0.0.0", port: 7733), interfaces: Self.machine)
+            configured: configured, bound: PeerAddress(host: "0.0.0.0", port: 7733), interfaces: Self.machine)
         #expect(hosts(wildcard) == ["photos.example.org:7733", "192.0.2.2:7733", "10.1.2.3:7733"])
         // A specific listen address: the configured list replaces it; without one, it is it.
-        let specific = HostPort(host: "127.0.0.1", port: 5000)
+        let specific = PeerAddress(host: "127.0.0.1", port: 5000)
         #expect(
             AdvertisedAddresses.resolve(configured: configured, bound: specific, interfaces: Self.machine)
                 == configured)
@@ -86,8 +88,8 @@ import Testing
         .load()
         #expect(
             settings.advertise == [
-                HostPort(host: "a.example", port: 1), HostPort(host: "2001:db8::7", port: 2),
-                HostPort(host: "b.example", port: 3),
+                PeerAddress(host: "a.example", port: 1), PeerAddress(host: "2001:db8::7", port: 2),
+                PeerAddress(host: "b.example", port: 3),
             ])
     }
 

@@ -1,4 +1,5 @@
 import ControlProtocol
+import Support
 import Testing
 
 @testable import PeerDaemon
@@ -19,11 +20,11 @@ import Testing
     @Test func theWakeDescriptorIsReadableExactlyWhileEventsWait() {
         let bus = EventBus()
         let subscription = bus.subscribe()
-        #expect(Poll.readable([subscription.fd], timeoutMilliseconds: 0).isEmpty)
+        #expect(Poll.readable([subscription.fd], timeout: .zero).isEmpty)
         bus.publish(ControlEvent(type: "a"))
-        #expect(Poll.readable([subscription.fd], timeoutMilliseconds: 0) == [0])
+        #expect(Poll.readable([subscription.fd], timeout: .zero) == [0])
         _ = subscription.take()
-        #expect(Poll.readable([subscription.fd], timeoutMilliseconds: 0).isEmpty)
+        #expect(Poll.readable([subscription.fd], timeout: .zero).isEmpty)
     }
 
     @Test func filtersAndCancellation() {

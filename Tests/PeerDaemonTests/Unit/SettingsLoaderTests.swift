@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import TestSupport
 import Testing
 
@@ -16,7 +17,7 @@ import Testing
         let settings = try load()
         #expect(settings.stateDirectory == "/home/u/.local/state/peershare")
         #expect(settings.controlSocket == "/home/u/.local/state/peershare/peershared.sock")
-        #expect(settings.listen == HostPort(host: "0.0.0.0", port: 7733))
+        #expect(settings.listen == PeerAddress(host: "0.0.0.0", port: 7733))
         #expect(settings.advertise == [])
         #expect(settings.logLevel == .info)
         #expect(settings.limits == DaemonLimits())
@@ -55,7 +56,7 @@ import Testing
         #expect(settings.logLevel == .debug)
         #expect(settings.stateDirectory == "/home/u/photos")
         #expect(settings.controlSocket == "/work/s.sock")
-        #expect(settings.listen == HostPort(host: "::1", port: 9))
+        #expect(settings.listen == PeerAddress(host: "::1", port: 9))
     }
 
     @Test func aRelativePathInTheFileIsRefused() throws {
@@ -89,7 +90,7 @@ import Testing
         running.logLevel = .info
         var loaded = running
         loaded.logLevel = .debug
-        loaded.listen = HostPort(host: "127.0.0.1", port: 1)
+        loaded.listen = PeerAddress(host: "127.0.0.1", port: 1)
         loaded.stateDirectory = "/elsewhere"
         loaded.limits.maxNameBytes = 10
         loaded.limits.maxControlConnections = 3

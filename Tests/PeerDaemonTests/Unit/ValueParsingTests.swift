@@ -1,24 +1,25 @@
+import Support
 import Testing
 
 @testable import PeerDaemon
 
 @Suite struct ValueParsingTests {
     @Test(arguments: [
-        ("127.0.0.1:7733", HostPort(host: "127.0.0.1", port: 7733)),
-        ("0.0.0.0:0", HostPort(host: "0.0.0.0", port: 0)),
-        ("[::1]:80", HostPort(host: "::1", port: 80)),
-        ("photos.example.org:65535", HostPort(host: "photos.example.org", port: 65535)),
+        ("127.0.0.1:7733", PeerAddress(host: "127.0.0.1", port: 7733)),
+        ("0.0.0.0:0", PeerAddress(host: "0.0.0.0", port: 0)),
+        ("[::1]:80", PeerAddress(host: "::1", port: 80)),
+        ("photos.example.org:65535", PeerAddress(host: "photos.example.org", port: 65535)),
     ])
-    func validAddresses(text: String, expected: HostPort) {
-        #expect(HostPort(parsing: text) == expected)
-        #expect(HostPort(parsing: text)?.description == text)
+    func validAddresses(text: String, expected: PeerAddress) {
+        #expect(PeerAddress.listen(text) == expected)
+        #expect(PeerAddress.listen(text)?.description == text)
     }
 
     @Test(arguments: [
         "", "host", ":80", "host:", "host:65536", "::1:80", "[::1]80", "host:-1", "a b:1", "h:8o",
     ])
     func invalidAddresses(text: String) {
-        #expect(HostPort(parsing: text) == nil)
+        #expect(PeerAddress.listen(text) == nil)
     }
 
     @Test(arguments: [

@@ -1,5 +1,6 @@
 import Glibc
 import Store
+import Support
 import TestSupport
 import Testing
 
@@ -172,7 +173,7 @@ enum RawSocket {
     static func closedByPeer(_ socket: TCPSocket, within timeout: Duration) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while true {
-            guard SocketPoll.wait(fd: socket.fileDescriptor, events: Int32(POLLIN), until: deadline) == .ready
+            guard Poll.wait(fd: socket.fileDescriptor, events: Int32(POLLIN), until: deadline) == .ready
             else { return false }
             var byte: UInt8 = 0
             let count = recv(socket.fileDescriptor, &byte, 1, Int32(MSG_DONTWAIT))

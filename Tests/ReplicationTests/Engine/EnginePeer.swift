@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Store
+import Support
 import Synchronization
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Store
+import Support
 import Testing
 
 @testable import Replication

@@ -1,3 +1,5 @@
+import Support
+
 extension MessageType {
     /// Where the sender listens for peers (sent after the hello when both sides have
     /// `Capabilities.addresses`).
@@ -45,10 +47,11 @@ public struct Addresses: WireMessage {
         for _ in 0..<count {
             let host = try reader.readString("host", maximumBytes: limits.maxHostBytes)
             let port = try reader.readUInt16("port")
-            guard !host.isEmpty, port > 0, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else {
-                throw .invalidValue(field: "address", reason: "'\(host):\(port)' is not HOST:PORT")
+            let address = PeerAddress(host: host, port: port)
+            guard port > 0, PeerAddress.isPlausibleHost(host) else {
+                throw .invalidValue(field: "address", reason: "'\(address)' is not HOST:PORT")
             }
-            addresses.append(PeerAddress(host: host, port: port))
+            addresses.append(address)
         }
     }
 

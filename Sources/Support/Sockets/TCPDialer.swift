@@ -47,7 +47,7 @@ public enum TCPDialer {
             return .failure(.refused(reason))
         }
         if started != 0 {
-            if SocketPoll.wait(fd: fd, events: Int32(POLLOUT), until: deadline) == .timedOut {
+            if Poll.wait(fd: fd, events: Int32(POLLOUT), until: deadline) == .timedOut {
                 close(fd)
                 return .failure(.timedOut)
             }

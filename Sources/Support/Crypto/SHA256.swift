@@ -1,6 +1,8 @@
 import COpenSSL
 
-/// Incremental SHA-256 (OpenSSL's EVP), so photo data is hashed while it streams through.
+/// SHA-256 (OpenSSL's EVP), the one hash every module uses: incremental, so photo data is
+/// hashed while it streams through, in one call for peer IDs (the hash of a certificate)
+/// and tokens, and keyed (HMAC) for share invitations.
 public final class SHA256Hasher {
     private let ctx: OpaquePointer
 
@@ -34,6 +36,17 @@ public final class SHA256Hasher {
         return hasher.finish()
     }
 
+    /// HMAC-SHA-256 of `message` under `key` (32 bytes).
+    public static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        _ = key.withUnsafeBytes { key in
+            HMAC(EVP_sha256(), key.baseAddress, Int32(key.count), message, message.count, &digest, &length)
+        }
+        return digest
+    }
+
+    /// Lower-case hexadecimal, as hashes are written in the stores and on screen.
     public static func hex(_ digest: [UInt8]) -> String {
         let digits = Array("0123456789abcdef")
         var out = ""

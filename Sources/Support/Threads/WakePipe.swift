@@ -4,12 +4,13 @@ import Glibc
 /// `drain()` empties it.
 ///
 /// Both ends are non-blocking and close-on-exec, so waking never blocks the waker (a pipe
-/// that is already full is already readable).
-final class WakePipe: Sendable {
-    let fd: Int32
+/// that is already full is already readable). Failing to make one (no descriptor left)
+/// stops the process.
+public final class WakePipe: Sendable {
+    public let fd: Int32
     private let writeFD: Int32
 
-    init() {
+    public init() {
         var ends: [Int32] = [0, 0]
         // Glibc's Swift module has no pipe2 (it needs _GNU_SOURCE): set the flags after.
         guard pipe(&ends) == 0 else {
@@ -28,12 +29,12 @@ final class WakePipe: Sendable {
         close(writeFD)
     }
 
-    func wake() {
+    public func wake() {
         var byte: UInt8 = 1
         _ = write(writeFD, &byte, 1)
     }
 
-    func drain() {
+    public func drain() {
         var buffer = [UInt8](repeating: 0, count: 64)
         while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
     }

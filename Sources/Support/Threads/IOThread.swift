@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// A dedicated OS thread for blocking I/O (accept, TLS handshakes, reads).
@@ -12,15 +13,16 @@ public final class IOThread: @unchecked Sendable {
         self.handle = handle
     }
 
-    /// Starts `body` on a new joinable thread.
-    public static func start(_ body: @escaping @Sendable () -> Void) -> IOThread {
-        IOThread(handle: spawn(body, detached: false))
+    /// Starts `body` on a new joinable thread, named `name` (for `top -H` and debuggers;
+    /// cut to 15 bytes) when given.
+    public static func start(name: String? = nil, _ body: @escaping @Sendable () -> Void) -> IOThread {
+        IOThread(handle: spawn(Body(name: name, body), detached: false))
     }
 
     /// Starts `body` on a new thread that nobody waits for; its resources are released
     /// when it returns.
-    public static func detach(_ body: @escaping @Sendable () -> Void) {
-        _ = spawn(body, detached: true)
+    public static func detach(name: String? = nil, _ body: @escaping @Sendable () -> Void) {
+        _ = spawn(Body(name: name, body), detached: true)
     }
 
     /// Runs blocking `body` on its own thread and resumes the caller with its result,
@@ -38,12 +40,25 @@ public final class IOThread: @unchecked Sendable {
     }
 
     private final class Body {
+        let name: String?
         let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+
+        init(name: String?, _ run: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.run = run
+        }
+
+        /// Runs on the new thread.
+        func main() {
+            if let name {
+                _ = pthread_setname_np(pthread_self(), String(decoding: name.utf8.prefix(15), as: UTF8.self))
+            }
+            run()
+        }
     }
 
-    private static func spawn(_ body: @escaping @Sendable () -> Void, detached: Bool) -> pthread_t {
-        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+    private static func spawn(_ body: Body, detached: Bool) -> pthread_t {
+        let context = Unmanaged.passRetained(body).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
@@ -52,7 +67,7 @@ public final class IOThread: @unchecked Sendable {
         let result = pthread_create(
             &handle, &attributes,
             { context in
-                Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+                Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().main()
                 return nil
             }, context)
         // Failing to start a thread means the process is out of resources; nothing sensible

@@ -13,7 +13,7 @@ public final class TCPSocket: @unchecked Sendable {
 
     /// Takes ownership of a connected descriptor. Sets close-on-exec and disables Nagle's
     /// algorithm: replication sends small frames that must leave at once.
-    init(adopting fd: Int32) {
+    public init(adopting fd: Int32) {
         fileDescriptor = fd
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var one: Int32 = 1
@@ -37,7 +37,7 @@ public final class TCPSocket: @unchecked Sendable {
     }
 
     /// Switches the descriptor to non-blocking mode (the TLS layer waits with `poll`).
-    func setNonBlocking() throws(SocketError) {
+    public func setNonBlocking() throws(SocketError) {
         let flags = fcntl(fileDescriptor, F_GETFL)
         guard flags >= 0, fcntl(fileDescriptor, F_SETFL, flags | O_NONBLOCK) == 0 else {
             throw .systemCallFailed(operation: "fcntl(O_NONBLOCK)", reason: String(cString: strerror(errno)))

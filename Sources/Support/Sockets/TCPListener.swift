@@ -1,8 +1,8 @@
 import Glibc
-import Store
 import Synchronization
 
-/// A listening TCP socket whose accept loop runs on its own thread.
+/// A listening TCP socket whose accept loop runs on its own thread: the one listener for
+/// peers, whether the daemon binds it at start-up or the replication engine does.
 ///
 /// Accepting blocks, and blocking the two-thread concurrency pool would stall the daemon, so
 /// the loop lives on a dedicated `IOThread` and hands each connection to a callback. Binding
@@ -14,25 +14,21 @@ public final class TCPListener: @unchecked Sendable {
     public let port: UInt16
 
     private let fd: Int32
-    /// Written to by `close()` to wake the accept loop out of `poll`.
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
-    private let state = Mutex<(thread: IOThread?, closed: Bool)>((nil, false))
+    /// Fired by `close()`; wakes the accept loop out of `poll`.
+    private let closing = StopSignal()
+    private let thread = Mutex<IOThread?>(nil)
 
     /// "host:port" as bound, for status output and logs.
     public var address: String { SocketAddress.display(host: host, port: port) }
 
-    private init(fd: Int32, host: String, port: UInt16, wake: (Int32, Int32)) {
+    private init(fd: Int32, host: String, port: UInt16) {
         self.fd = fd
         self.host = host
         self.port = port
-        (wakeRead, wakeWrite) = wake
     }
 
     deinit {
         close()
-        Glibc.close(wakeRead)
-        Glibc.close(wakeWrite)
     }
 
     /// Binds and listens on `host:port`; port 0 picks a free port.
@@ -48,14 +44,7 @@ public final class TCPListener: @unchecked Sendable {
                     Glibc.close(fd)
                     throw .cannotListen(address: display, reason: "cannot read the bound address")
                 }
-                var pipeEnds: [Int32] = [0, 0]
-                guard pipe(&pipeEnds) == 0 else {
-                    Glibc.close(fd)
-                    throw .systemCallFailed(operation: "pipe", reason: String(cString: strerror(errno)))
-                }
-                for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-                return TCPListener(
-                    fd: fd, host: local.host, port: local.port, wake: (pipeEnds[0], pipeEnds[1]))
+                return TCPListener(fd: fd, host: local.host, port: local.port)
             case .failure(let reason):
                 lastReason = reason.text
             }
@@ -91,9 +80,9 @@ public final class TCPListener: @unchecked Sendable {
     /// connection and should hand the socket off quickly (a TLS handshake belongs on
     /// another thread). Calling `start` twice, or after `close`, does nothing.
     public func start(onAccept: @escaping @Sendable (TCPSocket) -> Void) {
-        state.withLock { state in
-            guard state.thread == nil, !state.closed else { return }
-            state.thread = IOThread.start { [self] in acceptLoop(onAccept) }
+        thread.withLock { thread in
+            guard thread == nil, !closing.isFired else { return }
+            thread = IOThread.start(name: "peer-accept") { [self] in acceptLoop(onAccept) }
         }
     }
 
@@ -101,43 +90,32 @@ public final class TCPListener: @unchecked Sendable {
     /// Connections already handed out are not affected. Safe to call more than once, and
     /// from `onAccept` (then the loop ends, and releases the port, once `onAccept` returns).
     public func close() {
-        let (wasOpen, thread) = state.withLock { state -> (Bool, IOThread?) in
-            defer { state.closed = true }
-            return (!state.closed, state.thread)
-        }
-        guard wasOpen else { return }
-        guard let thread else {
+        guard closing.fire() else { return }
+        // `start` checks `closing` under this lock: after it, no loop can begin.
+        guard let thread = thread.withLock({ $0 }) else {
             Glibc.close(fd)
             return
         }
         // The loop closes the listening socket on its way out, so that the descriptor
         // number cannot be reused while it still polls it.
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
         thread.join()
     }
 
     private func acceptLoop(_ onAccept: @Sendable (TCPSocket) -> Void) {
-        var entries = [
-            pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
-        ]
         while true {
-            let ready = poll(&entries, 2, -1)
-            if ready < 0 && errno == EINTR { continue }
-            if entries[1].revents != 0 || state.withLock({ $0.closed }) {
+            let ready = Poll.readable([fd, closing.fd])
+            if ready.contains(1) || closing.isFired {
                 Glibc.close(fd)
                 return
             }
-            guard ready > 0, entries[0].revents != 0 else { continue }
+            guard ready.contains(0) else { continue }
             let client = accept(fd, nil, nil)
             if client >= 0 {
                 onAccept(TCPSocket(adopting: client))
             } else if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
                 // Out of descriptors or memory: wait a little (or for close) instead of
                 // spinning on a connection we cannot take yet.
-                var wakeOnly = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
-                _ = poll(&wakeOnly, 1, 100)
+                _ = closing.wait(timeout: .milliseconds(100))
             }
         }
     }
