@@ -36,12 +36,21 @@ let package = Package(
         ),
         .executableTarget(name: "PeerShareCLI", dependencies: ["Support", "ControlProtocol"]),
         .executableTarget(name: "Bench", dependencies: ["Support", "Store", "Replication", "CLinux"]),
-        .testTarget(name: "SupportTests", dependencies: ["Support"]),
-        .testTarget(name: "StoreTests", dependencies: ["Support", "Store"]),
-        .testTarget(name: "ReplicationTests", dependencies: ["Support", "Replication", "Store"]),
+        // What every test target shares: temp directories, waits on conditions, test
+        // libraries, and real daemons and CLIs run as processes.
+        .target(
+            name: "TestSupport", dependencies: ["Support", "Store", "ControlProtocol"],
+            path: "Tests/TestSupport"),
+        .testTarget(name: "SupportTests", dependencies: ["Support", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Support", "Store", "TestSupport"]),
+        .testTarget(
+            name: "ReplicationTests", dependencies: ["Support", "Replication", "Store", "TestSupport"]),
         .testTarget(
             name: "PeerDaemonTests",
-            dependencies: ["Support", "PeerDaemon", "ControlProtocol", "Replication", "Store"]
+            dependencies: [
+                "Support", "PeerDaemon", "PeerShareCLI", "ControlProtocol", "Replication", "Store",
+                "TestSupport",
+            ]
         ),
     ]
 )

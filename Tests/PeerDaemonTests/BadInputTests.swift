@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// SPEC §10 for one peer: every bad input gets one clear line with the store's exact

@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import TestSupport
 import Testing
 
 /// The real `peershare`: exit statuses, exact error text, `--json` shapes, help pages.

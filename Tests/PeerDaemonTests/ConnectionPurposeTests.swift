@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Replication
 import Store
+import TestSupport
 import Testing
 
 /// What a connection is for, as a daemon reads it from the hello (docs/PROTOCOL.md §4): a

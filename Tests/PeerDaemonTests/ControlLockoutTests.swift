@@ -2,6 +2,7 @@ import ControlProtocol
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 
 /// Local clients cannot lock the CLI out: refusals never wait on the client, idle

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// The control protocol as a raw client sees it: framing, typed errors, and the daemon

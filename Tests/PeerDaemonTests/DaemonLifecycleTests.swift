@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// The real `peershared` starting, notifying systemd, reloading and stopping.

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// A disk that fills up while a photo is written: a clear error, no photo row, no
@@ -29,7 +30,7 @@ import Testing
         // Once the photo fits, it goes in as usual.
         let small = randomBytes(10_000)
         let id = try daemon.addPhoto(try directory.write("small.jpg", bytes: small))
-        #expect(try daemon.json("photo", "show", id)["sha256"] == .string(sha256(small)))
+        #expect(try daemon.json("photo", "show", id)["sha256"] == .string(sha256Hex(small)))
         try daemon.stop()
         // Unmounted only now, after the daemon is gone.
         withExtendedLifetime(disk) {}

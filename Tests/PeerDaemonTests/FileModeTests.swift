@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Every store file (with its `-wal` and `-shm`), photo data file and key is mode 0600 and

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// `history` (tokens, authors, filters) and `watch` streaming committed changes live.

@@ -4,6 +4,7 @@ import Glibc
 import Replication
 import Store
 import Support
+import TestSupport
 import Testing
 
 /// A real owner and participant daemon syncing a share, and an attacker in the test process:
@@ -170,8 +171,11 @@ import Testing
         try carol.stop()
     }
 
-    @Test func aParticipantsForgedAndOversizedFramesEndOnlyItsOwnConnection() throws {
-        let (alice, bob, shared) = try Self.ownerAndParticipant()
+    /// Mallory, invited read-only into alice's share, joins by its URL and opens a replication
+    /// connection on which the zone's clocks have been exchanged.
+    private static func malloryReplicating(
+        _ shared: SharedPhoto, with alice: SharingPeer
+    ) throws -> (mallory: Attacker, stream: FrameStream, since: VectorClock) {
         let zone = shared.share
         let mallory = try Attacker()
         _ = try alice.json("share", "invite", zone, mallory.id, "--permission", "read-only")
@@ -179,8 +183,6 @@ import Testing
         #expect(
             try JoinResponse(frame: try mallory.ask(alice, JoinRequest(zone: zone, token: token).frame))
                 == .accepted(title: "Holidays", permission: .readOnly))
-
-        // On a replication connection: a change set in bob's name, renaming the photo.
         let stream = try mallory.connect(to: alice, guest: false)
         var clock: VectorClock?
         while clock == nil, let frame = try stream.receive() {
@@ -190,10 +192,27 @@ import Testing
         }
         let since = try #require(clock, "alice replicates the zone with mallory")
         try stream.send(ZoneClocks([.init(zone: zone, clock: since)]).frame())
+        return (mallory, stream, since)
+    }
+
+    /// Nothing forged landed anywhere; alice is up and bob keeps syncing.
+    private static func nothingLandedAndBobKeepsSyncing(
+        alice: SharingPeer, bob: SharingPeer, photo: String
+    ) throws {
+        try Self.tagReachesBob("after-the-forgery", alice: alice, bob: bob, photo: photo)
+        for peer in [alice, bob] {
+            #expect(try peer.sees() == ["beach.jpg": ["after-the-forgery", "summer"]], "\(peer.name)")
+        }
+    }
+
+    @Test func aChangeSetForgedInAnotherParticipantsNameIsRefusedAndLandsNowhere() throws {
+        let (alice, bob, shared) = try Self.ownerAndParticipant()
+        let (_, stream, since) = try Self.malloryReplicating(shared, with: alice)
+        // On a replication connection: a change set in bob's name, renaming the photo.
         let bobID = try PeerID(parsing: bob.id)
         let stamp = Stamp(hlc: HybridLogicalClock().tick(), peer: bobID)
         let forged = ChangeSet(
-            zone: zone, since: since, until: since.merged(with: VectorClock([bobID: stamp.hlc])),
+            zone: shared.share, since: since, until: since.merged(with: VectorClock([bobID: stamp.hlc])),
             objects: [
                 ObjectChange(
                     entity: .photo, id: shared.photo,
@@ -205,7 +224,18 @@ import Testing
             if [.changeSetAck, .changeSetNotReady, .error].contains(frame.type) { answer = frame }
         }
         #expect(answer?.type == .changeSetAck, "alice answers the set and refuses what is in it")
-        // Then a frame announcing 2 GiB: the connection ends, and only it.
+        // Mallory goes, as the other attacks make it go: a member still connected that never
+        // syncs would keep alice's `sync --wait` waiting.
+        stream.connection.close()
+        try Self.nothingLandedAndBobKeepsSyncing(alice: alice, bob: bob, photo: shared.photo)
+        try alice.stop()
+        try bob.stop()
+    }
+
+    @Test func anOversizedFrameOrAFrameOfAnUnknownTypeEndsOnlyItsOwnConnection() throws {
+        let (alice, bob, shared) = try Self.ownerAndParticipant()
+        let (mallory, stream, _) = try Self.malloryReplicating(shared, with: alice)
+        // A frame announcing 2 GiB: the connection ends, and only it.
         try stream.connection.write([0x7F, 0xFF, 0xFF, 0xFF, 0x03])
         let goodbye = Attacker.drain(stream).compactMap { try? ErrorMessage(frame: $0) }.last
         #expect(goodbye?.code == .protocolError)
@@ -218,12 +248,7 @@ import Testing
         try unknown.connection.write([0, 0, 0, 3, 0x7E, 1, 2])
         let refusal = Attacker.drain(unknown).compactMap { try? ErrorMessage(frame: $0) }.last
         #expect(refusal?.code == .protocolError, "\(String(describing: refusal))")
-
-        // Nothing forged landed anywhere; alice is up and bob keeps syncing.
-        try Self.tagReachesBob("after-the-forgery", alice: alice, bob: bob, photo: shared.photo)
-        for peer in [alice, bob] {
-            #expect(try peer.sees() == ["beach.jpg": ["after-the-forgery", "summer"]], "\(peer.name)")
-        }
+        try Self.nothingLandedAndBobKeepsSyncing(alice: alice, bob: bob, photo: shared.photo)
         try alice.stop()
         try bob.stop()
     }

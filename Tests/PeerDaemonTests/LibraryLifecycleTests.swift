@@ -2,6 +2,7 @@ import ControlProtocol
 import Foundation
 import Glibc
 import Store
+import TestSupport
 import Testing
 
 /// The library across the daemon's life: a SIGTERM loses nothing (not even the request in
@@ -58,7 +59,7 @@ import Testing
         let again = try daemon.restart(label: "again")
         let photo = try again.json("photo", "show", id)
         #expect(photo["size"] == .int(bytes.count))
-        #expect(photo["sha256"] == .string(sha256(bytes)))
+        #expect(photo["sha256"] == .string(sha256Hex(bytes)))
         #expect(photo["pending"] == false)
     }
 

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// `photo add` of a file that someone truncates while the daemon reads it: refused with a

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Store
+import TestSupport
 import Testing
 
 /// `photo add|list|show|export|rename|delete` through the real CLI and daemon.
@@ -32,7 +33,7 @@ import Testing
         #expect(photo["zone"] == "default")
         #expect(photo["store"] == "private")
         #expect(photo["size"] == 100_000)
-        #expect(photo["sha256"] == .string(sha256(bytes)))
+        #expect(photo["sha256"] == .string(sha256Hex(bytes)))
         #expect(photo["pending"] == false)
         #expect(photo["thumbnail_size"] == 2048)
         #expect(photo["ratings"] == [])
@@ -43,7 +44,7 @@ import Testing
             #expect(tag["uuid"]?.stringValue?.count == 36)
         }
         #expect(try daemon.json("photo", "show", String(id.prefix(6))) == photo)
-        #expect(FileManager.default.fileExists(atPath: daemon.blobPath(sha256(bytes))))
+        #expect(FileManager.default.fileExists(atPath: daemon.blobPath(sha256Hex(bytes))))
 
         let human = try daemon.cli("photo", "list")
         #expect(
@@ -79,7 +80,7 @@ import Testing
         let exported = try daemon.json("photo", "export", id, out)
         #expect(
             exported == [
-                "id": .string(id), "file": .string(out), "size": 300_000, "sha256": .string(sha256(bytes)),
+                "id": .string(id), "file": .string(out), "size": 300_000, "sha256": .string(sha256Hex(bytes)),
             ])
         #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == Data(bytes))
 
@@ -113,7 +114,7 @@ import Testing
             try directory.write("a.jpg", bytes: bytes), "--tag", "sea", "--tag", "sun", "--thumbnail",
             try directory.write("t.jpg", bytes: randomBytes(100)))
         let rating = try #require(try daemon.json("rate", id, "4")["id"]?.stringValue)
-        #expect(FileManager.default.fileExists(atPath: daemon.blobPath(sha256(bytes))))
+        #expect(FileManager.default.fileExists(atPath: daemon.blobPath(sha256Hex(bytes))))
 
         #expect(
             try daemon.cli("photo", "delete", String(id.prefix(8))).stdout
@@ -129,7 +130,7 @@ import Testing
         let tags = try #require(try daemon.json("tag", "list").arrayValue)
         #expect(tags.map { $0["name"] } == ["sea", "sun"])
         #expect(tags.map { $0["photo_count"] } == [0, 0])
-        #expect(!FileManager.default.fileExists(atPath: daemon.blobPath(sha256(bytes))))
+        #expect(!FileManager.default.fileExists(atPath: daemon.blobPath(sha256Hex(bytes))))
         #expect(entries(of: daemon.blobDirectory() + "/tmp") == [])
     }
 
@@ -141,12 +142,12 @@ import Testing
         let first = try daemon.addPhoto(file)
         let second = try daemon.addPhoto(file, "--name", "copy")
         _ = try daemon.json("photo", "delete", first)
-        #expect(FileManager.default.fileExists(atPath: daemon.blobPath(sha256(bytes))))
+        #expect(FileManager.default.fileExists(atPath: daemon.blobPath(sha256Hex(bytes))))
         let out = directory.file("out.jpg")
         _ = try daemon.json("photo", "export", second, out)
         #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == Data(bytes))
         _ = try daemon.json("photo", "delete", second)
-        #expect(!FileManager.default.fileExists(atPath: daemon.blobPath(sha256(bytes))))
+        #expect(!FileManager.default.fileExists(atPath: daemon.blobPath(sha256Hex(bytes))))
     }
 
     @Test func photoListFiltersByTagName() throws {

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Store
+import TestSupport
 import Testing
 
 /// The commands on zones other than the default one: shares this peer owns and shares it

@@ -1,19 +1,34 @@
 import ControlProtocol
 import Foundation
+import TestSupport
 import Testing
 
 /// `accept URL` between real daemons: every bad URL and every acceptance the rules forbid
 /// (SPEC §10) is refused with its message, and changes nothing on either side.
 @Suite(.onOwnThreads) struct SharingAcceptTests {
-    @Test func everyBadURLOrForbiddenAcceptanceIsRefusedWithItsMessageAndChangesNothing() throws {
-        let peers = try SharingPeers()
-        let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)
+    /// Alice's private share of `beach.jpg` with bob invited read-write, and its URL revoked
+    /// once: the URL before the revocation and the one after.
+    private static func invitedShare(_ peers: SharingPeers) throws -> (
+        share: String, revoked: String, url: String
+    ) {
+        let (alice, bob) = (peers.alice, peers.bob)
         let photo = try alice.addPhoto("beach.jpg", bytes: randomBytes(300), tags: ["summer"])
         let created = try alice.json("share", "create", photo)
-        let share = try #require(created["share"]?.stringValue)
-        let revoked = try #require(created["url"]?.stringValue)
+        guard let share = created["share"]?.stringValue, let revoked = created["url"]?.stringValue else {
+            throw HarnessError("share create answered \(created)")
+        }
         _ = try alice.json("share", "invite", share, bob.id, "--permission", "read-write")
-        let url = try #require(try alice.json("share", "revoke", share)["url"]?.stringValue)
+        let revocation = try alice.json("share", "revoke", share)
+        guard let url = revocation["url"]?.stringValue else {
+            throw HarnessError("share revoke answered \(revocation)")
+        }
+        return (share, revoked, url)
+    }
+
+    @Test func everyBadURLOrUninvitedAcceptanceIsRefusedWithItsMessageAndChangesNothing() throws {
+        let peers = try SharingPeers()
+        let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)
+        let (share, revoked, url) = try Self.invitedShare(peers)
         #expect(
             url != revoked && url.hasPrefix("peershare://\(alice.address)/\(share)?owner=\(alice.id)&invite=")
         )
@@ -79,7 +94,7 @@ import Testing
                     "\(refused) this share URL has been revoked or is not valid: ask the owner for a new one")
             ),
         ]
-        var before = try peers.everyone.map { try $0.state() }
+        let before = try peers.everyone.map { try $0.state() }
         for (text, error) in cases {
             #expect(try bob.refusal("accept", text) == error, "\(text)")
         }
@@ -92,11 +107,16 @@ import Testing
                 ))
         #expect(try peers.everyone.map { try $0.state() } == before)
         #expect(try alice.json("peers").arrayValue?.allSatisfy { $0["zones"] == [] } == true)
+        try peers.stop()
+    }
 
-        // Accepting twice, and accepting one's own URL.
+    @Test func acceptingTwiceOrAcceptingOnesOwnShareIsRefusedAndChangesNothing() throws {
+        let peers = try SharingPeers()
+        let (alice, bob) = (peers.alice, peers.bob)
+        let (share, _, url) = try Self.invitedShare(peers)
         _ = try bob.json("accept", url)
         try peers.settle()
-        before = try peers.everyone.map { try $0.state() }
+        let before = try peers.everyone.map { try $0.state() }
         #expect(
             try bob.refusal("accept", url)
                 == ControlError("already_member", "you already take part in share \(share)"))

@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import TestSupport
 import Testing
 
 /// Concurrent edits between three real daemons converge to the same result everywhere.

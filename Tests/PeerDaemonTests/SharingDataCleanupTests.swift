@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 10 item 4: photo data goes from every peer when no photo refers to it any more,

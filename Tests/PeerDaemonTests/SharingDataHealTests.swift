@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import TestSupport
 import Testing
 
 /// Photo data a participant added reaches the owner and the other participants as soon as
@@ -34,7 +35,7 @@ import Testing
             try waitUntil("round \(round): the data at alice and carol", timeout: .seconds(20)) {
                 try [alice, carol].allSatisfy { peer in
                     let shown = try Self.listed(photo, at: peer)
-                    return shown?["pending"] == false && shown?["sha256"] == .string(sha256(bytes))
+                    return shown?["pending"] == false && shown?["sha256"] == .string(sha256Hex(bytes))
                 }
             }
             took.append(.now - started)

@@ -1,15 +1,17 @@
 import ControlProtocol
 import Foundation
 import Store
+import TestSupport
 import Testing
 
 /// The sample's "Try out the Sharing Flow" with three real daemons on loopback: alice owns
-/// the share, bob takes part read-write, carol read-only.
+/// the share, bob takes part read-write, carol read-only. One test per step of the flow, so
+/// that one failing does not hide the others; a later step starts from `SampleFlow`, which
+/// sets up what the earlier steps leave.
 @Suite(.onOwnThreads) struct SharingFlowTests {
-    @Test func theSampleFlowFromSharingToStoppingWorksBetweenThreeDaemons() throws {
+    @Test func invitedPeersJoinAPrivateShareByItsURLAndAPeerNotYetInvitedIsRefused() throws {
         let peers = try SharingPeers()
         let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)
-        let city = randomBytes(3000)
         // Owner: a photo, shared privately; a participant without an invitation is refused.
         let beach = try alice.addPhoto("beach.jpg", bytes: randomBytes(5000), tags: ["summer"])
         let created = try alice.json("share", "create", beach, "--title", "Holidays")
@@ -55,22 +57,31 @@ import Testing
         #expect(bobsShares[0]?["role"] == "participant" && bobsShares[0]?["permission"] == "read-write")
         #expect(bobsShares[0]?["store"] == "shared" && bobsShares[0]?["url"] == nil)
         #expect(try carol.json("share", "list")[0]?["permission"] == "read-only")
+        try peers.stop()
+    }
 
-        // Both sides tag.
-        _ = try alice.json("tag", "add", beach, "sea")
-        _ = try bob.json("tag", "add", beach, "sunset")
-        try peers.settle()
-        for peer in peers.everyone {
+    @Test func tagsTheOwnerAndAParticipantAddReachEveryone() throws {
+        let flow = try SampleFlow()
+        _ = try flow.alice.json("tag", "add", flow.beach, "sea")
+        _ = try flow.bob.json("tag", "add", flow.beach, "sunset")
+        try flow.peers.settle()
+        for peer in flow.peers.everyone {
             #expect(try peer.sees() == ["beach.jpg": ["sea", "summer", "sunset"]], "\(peer.name)")
         }
+        try flow.peers.stop()
+    }
 
+    @Test func aSecondPhotoAddedToTheShareHasItsTagMergedWithTheZonesTagOfThatName() throws {
+        let flow = try SampleFlow()
+        try flow.tagBothSides()
+        let (alice, share) = (flow.alice, flow.share)
         // A second photo into the existing share: its "summer" joins the zone's "summer".
-        let cityPhoto = try alice.addPhoto("city.jpg", bytes: city, tags: ["summer", "night"])
+        let cityPhoto = try alice.addPhoto("city.jpg", bytes: flow.city, tags: ["summer", "night"])
         #expect(
             try alice.cli("share", "add", cityPhoto, share).stdout
                 == "added \(cityPhoto.prefix(8)) to share \(share.prefix(8))\n")
-        try peers.settle()
-        for peer in peers.everyone {
+        try flow.peers.settle()
+        for peer in flow.peers.everyone {
             #expect(
                 try peer.sees() == [
                     "beach.jpg": ["sea", "summer", "sunset"], "city.jpg": ["night", "summer"],
@@ -81,7 +92,13 @@ import Testing
             }
             #expect(summers.count == 1 && summers.first?["photo_count"] == 2, "\(peer.name): \(summers)")
         }
+        try flow.peers.stop()
+    }
 
+    @Test func aReadOnlyParticipantMayWriteOnlyWhileTheOwnerHasMadeItReadWrite() throws {
+        let flow = try SampleFlow()
+        let cityPhoto = try flow.addCity()
+        let (alice, carol, share, peers) = (flow.alice, flow.carol, flow.share, flow.peers)
         // Managing participants: carol may write once made read-write, and no longer once
         // made read-only again.
         let readOnly = "you have read-only access to this share"
@@ -101,18 +118,35 @@ import Testing
         #expect(
             try carol.refusal("photo", "rename", cityPhoto, "City")
                 == ControlError("permission_denied", "cannot rename this photo: \(readOnly)"))
+        try peers.stop()
+    }
 
+    @Test func aParticipantThatLeavesLosesItsCopyAndTheOwnerSeesItAsRemoved() throws {
+        let flow = try SampleFlow()
+        try flow.tagBothSides()
+        let (alice, bob, carol, share) = (flow.alice, flow.bob, flow.carol, flow.share)
         // Bob leaves ("Remove Me"): his copy goes, alice sees him as removed.
         #expect(try bob.cli("share", "leave", share).stdout == "left share \(share.prefix(8))\n")
         #expect(try bob.json("photo", "list") == [] && bob.json("share", "list") == [])
         try waitUntil("alice to see bob as removed", timeout: .seconds(30)) {
             try alice.participantStatus(bob, in: share) == "removed"
         }
-        _ = try alice.json("tag", "add", beach, "dawn")
-        try peers.settle()
+        _ = try alice.json("tag", "add", flow.beach, "dawn")
+        try flow.peers.settle()
         #expect(try bob.sees() == [:])
         #expect(try carol.sees()["beach.jpg"] == ["dawn", "sea", "summer", "sunset"])
+        try flow.peers.stop()
+    }
 
+    @Test func stoppingPurgesTheParticipantsCopiesAndReturnsThePhotosToTheOwnersLibrary() throws {
+        let flow = try SampleFlow()
+        try flow.tagBothSides()
+        let cityPhoto = try flow.addCity()
+        let (alice, carol, share) = (flow.alice, flow.carol, flow.share)
+        // The tags the earlier steps leave: carol's "lights" (while read-write) and alice's "dawn".
+        _ = try alice.json("tag", "add", cityPhoto, "lights")
+        _ = try alice.json("tag", "add", flow.beach, "dawn")
+        try flow.peers.settle()
         // Stopping: carol's copy is purged; alice's photos go back to her default zone.
         #expect(try alice.cli("share", "stop", share).stdout == "stopped sharing \(share.prefix(8))\n")
         try waitUntil("carol's copy to be purged", timeout: .seconds(30)) {
@@ -126,8 +160,8 @@ import Testing
                 ])
         // The owner no longer lists the stopped share (the sample deletes it).
         #expect(try alice.json("share", "list") == [])
-        try exportMatches(alice, cityPhoto, city)
-        try peers.stop()
+        try exportMatches(alice, cityPhoto, flow.city)
+        try flow.peers.stop()
     }
 
     @Test func stoppingWithPurgeDeletesTheOwnersPhotosAndEveryCopy() throws {
@@ -150,7 +184,7 @@ import Testing
             for store in [StoreKind.private, .shared] {
                 #expect(
                     !FileManager.default.fileExists(
-                        atPath: peer.daemon.blobPath(sha256(shared.bytes), store: store)),
+                        atPath: peer.daemon.blobPath(sha256Hex(shared.bytes), store: store)),
                     "\(peer.name) \(store)")
             }
         }

@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import TestSupport
 import Testing
 
 /// The end of a membership between real daemons: a stopped share or a removed participant

@@ -3,6 +3,7 @@ import Foundation
 import Replication
 import Store
 import Support
+import TestSupport
 import Testing
 
 /// Permissions between three real daemons: what a read-write participant writes reaches

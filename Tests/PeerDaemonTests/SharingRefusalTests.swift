@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Issue 10 item 1 with three real daemons: carol, read-write, pauses and tags a photo; alice

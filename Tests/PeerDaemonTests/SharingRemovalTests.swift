@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Store
+import TestSupport
 import Testing
 
 /// `share remove` between real daemons: the removed participant's copy is purged, its URL
@@ -10,7 +11,7 @@ import Testing
         let peers = try SharingPeers()
         let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)
         let shared = try peers.shareBeach()
-        let blob = bob.daemon.blobPath(sha256(shared.bytes), store: .shared)
+        let blob = bob.daemon.blobPath(sha256Hex(shared.bytes), store: .shared)
         #expect(FileManager.default.fileExists(atPath: blob))
 
         let removed = try alice.json("share", "remove", shared.share, String(bob.id.prefix(10)))

@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import TestSupport
 import Testing
 
 /// Replication between real daemons beyond tags: full-size photo data, and a participant
@@ -17,7 +18,7 @@ import Testing
                 let shown = try peer.json("photo", "show", photo)
                 #expect(shown["pending"] == false, "\(peer.name)")
                 #expect(shown["store"] == "shared" && shown["zone"] == .string(shared.share), "\(peer.name)")
-                #expect(shown["size"] == .int(bytes.count) && shown["sha256"] == .string(sha256(bytes)))
+                #expect(shown["size"] == .int(bytes.count) && shown["sha256"] == .string(sha256Hex(bytes)))
                 let target = peer.directory.file("export-\(photo.prefix(8)).jpg")
                 #expect(try peer.cli("photo", "export", photo, target).status == 0)
                 #expect(try contents(of: target) == bytes, "\(peer.name): \(photo.prefix(8))")

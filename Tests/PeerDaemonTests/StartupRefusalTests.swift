@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// `peershared` refusing to start, with a message that says why and what to do.

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// `systemd/peershared.service`: a unit systemd accepts without a single warning, whose

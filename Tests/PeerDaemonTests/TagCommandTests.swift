@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import TestSupport
 import Testing
 
 /// `tag add|toggle|remove|list|delete`: tags reused by name within a zone, found by ID

@@ -1,4 +1,5 @@
 import Store
+import TestSupport
 import Testing
 
 @testable import Replication

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import TestSupport
 import Testing
 
 @testable import Replication
@@ -9,15 +10,15 @@ import Testing
 @Suite struct MembershipAnswerTests {
     /// An owner's library with one share "Holidays", on real SQLite files.
     final class Owner: @unchecked Sendable {
-        let directory: TemporaryDirectory
+        let directory: TestDirectory
         let library: Library
         let zone: String
 
         init() throws {
-            directory = try TemporaryDirectory()
-            let identity = try PeerIdentity.loadOrCreate(directory: directory.child("identity"))
-            library = try Library(directory: directory.child("library"), localPeer: identity.peerID)
-            let file = directory.child("photo")
+            directory = try TestDirectory()
+            let identity = try PeerIdentity.loadOrCreate(directory: directory.file("identity"))
+            library = try Library(directory: directory.file("library"), localPeer: identity.peerID)
+            let file = directory.file("photo")
             FileManager.default.createFile(atPath: file, contents: Data("pixels".utf8))
             let photo = try library.addPhoto(file: file, name: "beach.jpg")
             zone = try library.privateStore.createShare(

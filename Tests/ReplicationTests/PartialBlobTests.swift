@@ -1,19 +1,20 @@
 import Foundation
 import Store
 import Support
+import TestSupport
 import Testing
 
 @testable import Replication
 
 @Suite struct PartialBlobTests {
-    let directory: TemporaryDirectory
+    let directory: TestDirectory
     let blobs: BlobStore
     let data = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
     var hash: String { SHA256Hasher.hex(SHA256Hasher.digest(data)) }
 
     init() throws {
-        directory = try TemporaryDirectory()
-        blobs = try BlobStore(root: directory.child("blobs"))
+        directory = try TestDirectory()
+        blobs = try BlobStore(root: directory.file("blobs"))
     }
 
     @Test func anInterruptedWriteResumesFromThePartialFileAndVerifies() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Support
+import TestSupport
 import Testing
 
 @testable import Replication
@@ -13,9 +14,9 @@ import Testing
     }
 
     @Test func firstStartCreatesPrivateFilesInAPrivateDirectory() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
-        let directory = temp.child("state/identity")
+        let directory = temp.file("state/identity")
         let identity = try PeerIdentity.loadOrCreate(directory: directory)
         #expect(mode(directory) == 0o700)
         #expect(mode(identity.keyPath) == 0o600)
@@ -29,7 +30,7 @@ import Testing
     }
 
     @Test func loadingAgainGivesTheSamePeerID() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
         let first = try PeerIdentity.loadOrCreate(directory: temp.path)
         let second = try PeerIdentity.loadOrCreate(directory: temp.path)
@@ -38,22 +39,22 @@ import Testing
     }
 
     @Test func peerIDIsTheDigestOfTheCertificate() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
         let identity = try PeerIdentity.loadOrCreate(directory: temp.path)
         #expect(identity.peerID.bytes == SHA256Hasher.digest(identity.certificateDER))
     }
 
     @Test func twoDirectoriesGiveDifferentPeerIDs() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
-        let a = try PeerIdentity.loadOrCreate(directory: temp.child("a"))
-        let b = try PeerIdentity.loadOrCreate(directory: temp.child("b"))
+        let a = try PeerIdentity.loadOrCreate(directory: temp.file("a"))
+        let b = try PeerIdentity.loadOrCreate(directory: temp.file("b"))
         #expect(a.peerID != b.peerID)
     }
 
     @Test func aCorruptKeyFileIsReportedWithItsPath() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
         let identity = try PeerIdentity.loadOrCreate(directory: temp.path)
         try Data("-----BEGIN PRIVATE KEY-----\nnot base64 at all\n-----END PRIVATE KEY-----\n".utf8)
@@ -72,7 +73,7 @@ import Testing
     }
 
     @Test func aCorruptCertificateIsReported() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
         let identity = try PeerIdentity.loadOrCreate(directory: temp.path)
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: identity.certificatePath))
@@ -80,10 +81,10 @@ import Testing
     }
 
     @Test func aKeyFromAnotherIdentityIsRefused() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
-        let a = try PeerIdentity.loadOrCreate(directory: temp.child("a"))
-        let b = try PeerIdentity.loadOrCreate(directory: temp.child("b"))
+        let a = try PeerIdentity.loadOrCreate(directory: temp.file("a"))
+        let b = try PeerIdentity.loadOrCreate(directory: temp.file("b"))
         try FileManager.default.removeItem(atPath: a.keyPath)
         try FileManager.default.copyItem(atPath: b.keyPath, toPath: a.keyPath)
         chmod(a.keyPath, 0o600)
@@ -91,12 +92,12 @@ import Testing
             throws: IdentityError.keyDoesNotMatchCertificate(
                 keyPath: a.keyPath, certificatePath: a.certificatePath)
         ) {
-            try PeerIdentity.loadOrCreate(directory: temp.child("a"))
+            try PeerIdentity.loadOrCreate(directory: temp.file("a"))
         }
     }
 
     @Test func aMissingCertificateIsReportedNotReplaced() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
         let identity = try PeerIdentity.loadOrCreate(directory: temp.path)
         try FileManager.default.removeItem(atPath: identity.certificatePath)
@@ -108,7 +109,7 @@ import Testing
     }
 
     @Test func aKeyReadableByOthersIsRefused() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
         let identity = try PeerIdentity.loadOrCreate(directory: temp.path)
         chmod(identity.keyPath, 0o644)
@@ -120,9 +121,9 @@ import Testing
     }
 
     @Test func aFileInPlaceOfTheDirectoryIsReported() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
-        let path = temp.child("file")
+        let path = temp.file("file")
         try Data("x".utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: IdentityError.self) { try PeerIdentity.loadOrCreate(directory: path) }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Store
 import Support
+import TestSupport
 import Testing
 
 @testable import Replication
@@ -10,15 +11,15 @@ import Testing
 @Suite struct ShareJoinerTests {
     /// A person: identity, library, and (for an owner) a listener answering joins.
     final class Person: @unchecked Sendable {
-        let directory: TemporaryDirectory
+        let directory: TestDirectory
         let identity: PeerIdentity
         let library: Library
         var listener: TCPListener?
 
         init() throws {
-            directory = try TemporaryDirectory()
-            identity = try PeerIdentity.loadOrCreate(directory: directory.child("identity"))
-            library = try Library(directory: directory.child("library"), localPeer: identity.peerID)
+            directory = try TestDirectory()
+            identity = try PeerIdentity.loadOrCreate(directory: directory.file("identity"))
+            library = try Library(directory: directory.file("library"), localPeer: identity.peerID)
         }
 
         deinit {
@@ -28,7 +29,7 @@ import Testing
 
         /// Shares a new photo; returns the share's URL.
         func share(publicPermission: Permission) throws -> ShareURL {
-            let file = directory.child("photo-\(UUID().uuidString)")
+            let file = directory.file("photo-\(UUID().uuidString)")
             FileManager.default.createFile(atPath: file, contents: Data("pixels".utf8))
             let photo = try library.addPhoto(file: file, name: "beach.jpg")
             let zone = try library.privateStore.createShare(

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import Store
@@ -7,10 +8,13 @@ import Testing
 /// Photo data on disk: content-addressed, streamed, and never half-written.
 @Suite struct BlobStoreTests {
     final class Fixture {
-        let dir = TempDir()
+        let dir: TestDirectory
         let blobs: BlobStore
 
-        init() throws { blobs = try BlobStore(root: dir.path + "/blobs") }
+        init() throws {
+            dir = try TestDirectory()
+            blobs = try BlobStore(root: dir.path + "/blobs")
+        }
 
         /// Blob files, without the temp directory's content.
         var storedFiles: [String] { files(under: blobs.root).filter { !$0.hasPrefix("tmp/") } }
@@ -36,7 +40,7 @@ import Testing
     @Test func aFewMegabytesImportAndExportByteForByte() throws {
         let f = try Fixture()
         let bytes = pseudoRandomBytes(count: 3 * (1 << 20) + 12_345, seed: 42)
-        let source = f.dir.file("big.raw", bytes: bytes)
+        let source = try f.dir.write("big.raw", bytes: bytes)
         let imported = try f.blobs.importFile(at: source, limit: 1 << 30)
         #expect(imported.size == Int64(bytes.count))
         #expect(imported.hash == sha256Hex(bytes))
@@ -52,7 +56,7 @@ import Testing
     @Test func exportReplacesAnExistingFileWhole() throws {
         let f = try Fixture()
         let blob = try f.blobs.store(Array("new".utf8))
-        let destination = f.dir.file("photo.jpg", bytes: pseudoRandomBytes(count: 10_000, seed: 1))
+        let destination = try f.dir.write("photo.jpg", bytes: pseudoRandomBytes(count: 10_000, seed: 1))
         try f.blobs.export(blob.hash, to: destination)
         #expect(try f.read(destination) == Array("new".utf8))
     }
@@ -60,8 +64,8 @@ import Testing
     @Test func identicalContentIsStoredOnce() throws {
         let f = try Fixture()
         let bytes = pseudoRandomBytes(count: 5_000, seed: 3)
-        let first = try f.blobs.importFile(at: f.dir.file("a.jpg", bytes: bytes), limit: 1 << 20)
-        let second = try f.blobs.importFile(at: f.dir.file("b.jpg", bytes: bytes), limit: 1 << 20)
+        let first = try f.blobs.importFile(at: try f.dir.write("a.jpg", bytes: bytes), limit: 1 << 20)
+        let second = try f.blobs.importFile(at: try f.dir.write("b.jpg", bytes: bytes), limit: 1 << 20)
         let third = try f.blobs.store(bytes)
         #expect(first.hash == second.hash && second.hash == third.hash)
         #expect(f.storedFiles == [String(first.hash.prefix(2)) + "/" + first.hash])
@@ -112,7 +116,7 @@ import Testing
 
     @Test func aFileOverTheLimitIsRefusedBeforeAnyByteIsStored() throws {
         let f = try Fixture()
-        let source = f.dir.file("big.jpg", bytes: pseudoRandomBytes(count: 2_001, seed: 5))
+        let source = try f.dir.write("big.jpg", bytes: pseudoRandomBytes(count: 2_001, seed: 5))
         #expect(throws: StoreError.photoTooLarge(size: 2_001, limit: 2_000)) {
             try f.blobs.importFile(at: source, limit: 2_000)
         }
@@ -138,7 +142,7 @@ import Testing
     @Test func aFileAtTheLimitIsAccepted() throws {
         let f = try Fixture()
         let bytes = pseudoRandomBytes(count: 2_000, seed: 6)
-        let imported = try f.blobs.importFile(at: f.dir.file("ok.jpg", bytes: bytes), limit: 2_000)
+        let imported = try f.blobs.importFile(at: try f.dir.write("ok.jpg", bytes: bytes), limit: 2_000)
         #expect(imported.size == 2_000)
         #expect(imported.hash == sha256Hex(bytes))
     }

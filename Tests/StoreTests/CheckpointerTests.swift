@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Store
@@ -6,7 +7,7 @@ import Testing
 /// The write-ahead log copied back on a thread of its own while writes go on.
 @Suite struct CheckpointerTests {
     @Test func aCommitLeavesTheLogToTheCheckpointerAndNothingIsLost() throws {
-        let dir = TempDir()
+        let dir = try TestDirectory()
         let path = dir.path + "/store.sqlite"
         let db = try Database(path: path)
         db.takeOverCheckpoints()

@@ -1,5 +1,6 @@
 import Dispatch
 import Support
+import TestSupport
 import Testing
 
 @testable import Store

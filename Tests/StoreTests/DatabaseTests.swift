@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Store
@@ -10,10 +11,11 @@ import Testing
 
     /// A fresh database file in its own temp directory, with one table of values.
     final class Fixture {
-        let dir = TempDir()
+        let dir: TestDirectory
         let db: Database
 
         init() throws {
+            dir = try TestDirectory()
             db = try Database(path: dir.path + "/test.sqlite")
             try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, secret TEXT, data BLOB)")
         }
@@ -37,7 +39,7 @@ import Testing
     }
 
     @Test func aFileInAMissingDirectoryNamesThePath() throws {
-        let dir = TempDir()
+        let dir = try TestDirectory()
         let path = dir.path + "/missing/test.sqlite"
         let error = try #require(throws: DatabaseError.self) { try Database(path: path) }
         #expect(error.code == SQLITE_CANTOPEN)

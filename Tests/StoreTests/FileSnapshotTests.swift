@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import Store
@@ -43,8 +44,8 @@ import Testing
     /// Opens a fresh 4096-byte file, snapshots it, applies `change`, and returns what the
     /// check says about a complete read of the original size.
     private func verdict(_ change: (String, Int32) throws -> Void) throws -> String? {
-        let dir = TempDir()
-        let path = dir.file("photo.jpg", bytes: [UInt8](repeating: 7, count: 4096))
+        let dir = try TestDirectory()
+        let path = try dir.write("photo.jpg", bytes: [UInt8](repeating: 7, count: 4096))
         let fd = open(path, O_RDWR | O_CLOEXEC)
         defer { close(fd) }
         let before = try #require(FileSnapshot.of(descriptor: fd))

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Store
@@ -66,7 +67,7 @@ import Testing
 
     @Test func aLocalWriteIsStampedAboveWhatItOverwritesAfterARestartWithTheClockSetBack() throws {
         let start = HybridLogicalClock.wallMilliseconds()
-        let directory = TempDir()
+        let directory = try TestDirectory()
         let peer = randomPeer()
         let first = try Library(
             directory: directory.path + "/state", localPeer: peer,

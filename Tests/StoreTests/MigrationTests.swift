@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Store
@@ -15,14 +16,14 @@ import Testing
     }
 
     @Test func aNewStoreIsAtTheLatestSchemaVersion() throws {
-        let dir = TempDir()
+        let dir = try TestDirectory()
         let path = dir.path + "/private.sqlite"
         _ = try openStore(path, blobs: dir.path + "/blobs")
         #expect(try userVersion(path) == Migrations.all.count)
     }
 
     @Test func reopeningAStoreKeepsItsDataAndDoesNotMigrateAgain() throws {
-        let dir = TempDir()
+        let dir = try TestDirectory()
         let path = dir.path + "/private.sqlite"
         let photo: String
         do {
@@ -42,7 +43,7 @@ import Testing
     }
 
     @Test func aStoreWrittenByANewerVersionIsRefusedWithAnActionableMessage() throws {
-        let dir = TempDir()
+        let dir = try TestDirectory()
         let path = dir.path + "/private.sqlite"
         let newer = Migrations.all.count + 1
         try Database(path: path).execute("PRAGMA user_version = \(newer)")
@@ -61,7 +62,7 @@ import Testing
     }
 
     @Test func everyColumnOfTheFieldTablesExistsInTheMigratedSchema() throws {
-        let dir = TempDir()
+        let dir = try TestDirectory()
         let db = try Database(path: dir.path + "/store.sqlite")
         try Migrations.migrate(db)
         for entity in Entity.allCases {
@@ -70,7 +71,7 @@ import Testing
     }
 
     @Test func aStoreLackingTheColumnOfAFieldIsRefusedNamingItBeforeAnythingIsWritten() throws {
-        let dir = TempDir()
+        let dir = try TestDirectory()
         let path = dir.path + "/private.sqlite"
         do {
             let store = try openStore(path, blobs: dir.path + "/blobs")
@@ -98,7 +99,7 @@ import Testing
     }
 
     @Test func aLibraryWithANewerPrivateStoreDoesNotOpen() throws {
-        let dir = TempDir()
+        let dir = try TestDirectory()
         try BlobStore.makeDirectory(dir.path + "/state")
         let path = dir.path + "/state/private.sqlite"
         try Database(path: path).execute("PRAGMA user_version = 99")

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Store
@@ -9,7 +10,7 @@ import Testing
     }
 
     @Test func aLibraryWrittenBeforeAddressesWereKeptOpensUpgradedWithItsSharesIntact() throws {
-        let dir = TempDir()
+        let dir = try TestDirectory()
         let state = dir.path + "/state"
         try BlobStore.makeDirectory(state)
         let owner = randomPeer()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Store
@@ -9,7 +10,7 @@ import Testing
         let lib = try TestLibrary()
         let bytes = pseudoRandomBytes(count: 40_000, seed: 11)
         let thumbnail: [UInt8] = [0xFF, 0xD8, 0x00, 0x10, 0xFF, 0xD9]
-        let file = lib.dir.file("IMG_0001.JPG", bytes: bytes)
+        let file = try lib.directory.write("IMG_0001.JPG", bytes: bytes)
         let id = try lib.library.addPhoto(
             file: file, name: "Beach at dusk", thumbnail: thumbnail, tags: ["sunset", "beach", "sunset"])
 
@@ -32,7 +33,7 @@ import Testing
 
     @Test func withoutANameThePhotoIsNamedAfterItsFile() throws {
         let lib = try TestLibrary()
-        let id = try lib.library.addPhoto(file: lib.dir.file("IMG_0002.JPG", bytes: [1, 2, 3]))
+        let id = try lib.library.addPhoto(file: try lib.directory.write("IMG_0002.JPG", bytes: [1, 2, 3]))
         #expect(try lib.priv.photo(id)?.name == "IMG_0002.JPG")
         #expect(try lib.priv.thumbnail(ofPhoto: id) == nil)
     }
@@ -119,7 +120,7 @@ import Testing
         let lib = try TestLibrary()
         let existing = try lib.addPhoto("existing.jpg")
         let token = try lib.priv.lastHistoryToken()
-        let file = lib.dir.file("new.jpg", bytes: pseudoRandomBytes(count: 100, seed: 13))
+        let file = try lib.directory.write("new.jpg", bytes: pseudoRandomBytes(count: 100, seed: 13))
 
         #expect(throws: StoreError.invalid(message)) { try lib.library.addPhoto(file: file, name: name) }
         #expect(throws: StoreError.invalid(message)) { try lib.priv.renamePhoto(existing, to: name) }
@@ -140,7 +141,7 @@ import Testing
     func aNameWithANonASCIIControlOrLineBreakIsRefused(scalar: UInt32) throws {
         let name = "before" + String(Unicode.Scalar(scalar)!) + "after"
         let lib = try TestLibrary()
-        let file = lib.dir.file("new.jpg", bytes: [1])
+        let file = try lib.directory.write("new.jpg", bytes: [1])
         #expect(throws: StoreError.invalid("a photo name cannot contain control characters or line breaks")) {
             try lib.library.addPhoto(file: file, name: name)
         }
@@ -156,7 +157,7 @@ import Testing
 
     @Test func aPhotoOverTheSizeLimitIsRefusedAndLeavesNoData() throws {
         let lib = try TestLibrary(limits: StoreLimits(maxPhotoBytes: 1_000))
-        let file = lib.dir.file("huge.jpg", bytes: pseudoRandomBytes(count: 1_500, seed: 14))
+        let file = try lib.directory.write("huge.jpg", bytes: pseudoRandomBytes(count: 1_500, seed: 14))
         let error = try #require(throws: StoreError.self) { try lib.library.addPhoto(file: file) }
         #expect(error == .photoTooLarge(size: 1_500, limit: 1_000))
         #expect(
@@ -169,7 +170,7 @@ import Testing
 
     @Test func aThumbnailOverItsLimitIsRefusedAndTheImportedDataRemoved() throws {
         let lib = try TestLibrary(limits: StoreLimits(maxThumbnailBytes: 8))
-        let file = lib.dir.file("a.jpg", bytes: [1, 2, 3])
+        let file = try lib.directory.write("a.jpg", bytes: [1, 2, 3])
         #expect(throws: StoreError.invalid("the thumbnail is 9 bytes, over the limit of 8")) {
             try lib.library.addPhoto(file: file, thumbnail: [UInt8](repeating: 7, count: 9))
         }
@@ -179,12 +180,14 @@ import Testing
 
     @Test func anUnreadableFileIsRefusedWithTheReason() throws {
         let lib = try TestLibrary()
-        let missing = lib.dir.path + "/nowhere/IMG.JPG"
+        let missing = lib.directory.path + "/nowhere/IMG.JPG"
         #expect(throws: StoreError.unreadableFile(path: missing, reason: "No such file or directory")) {
             try lib.library.addPhoto(file: missing)
         }
-        let error = try #require(throws: StoreError.self) { try lib.library.addPhoto(file: lib.dir.path) }
-        #expect(error.description == "cannot read \(lib.dir.path): it is a directory")
+        let error = try #require(throws: StoreError.self) {
+            try lib.library.addPhoto(file: lib.directory.path)
+        }
+        #expect(error.description == "cannot read \(lib.directory.path): it is a directory")
         #expect(error.code == "unreadable_file")
         #expect(try lib.priv.photos().isEmpty)
         #expect(files(under: lib.blobRoot(.private)).isEmpty)
@@ -193,7 +196,7 @@ import Testing
     @Test func aReadOnlyParticipantCannotAddAPhotoAndKeepsNoData() throws {
         let pair = try SharedPair(permission: .readOnly)
         let lib = pair.participant
-        let file = lib.dir.file("mine.jpg", bytes: [9, 9, 9])
+        let file = try lib.directory.write("mine.jpg", bytes: [9, 9, 9])
         #expect(
             throws: StoreError.permissionDenied("cannot add a photo: you have read-only access to this share")
         ) {
@@ -208,7 +211,7 @@ import Testing
         let lib = pair.participant
         let bytes = pseudoRandomBytes(count: 300, seed: 15)
         let id = try lib.library.addPhoto(
-            file: lib.dir.file("mine.jpg", bytes: bytes), share: String(pair.zone.prefix(8)))
+            file: try lib.directory.write("mine.jpg", bytes: bytes), share: String(pair.zone.prefix(8)))
         let photo = try #require(try lib.shared.photo(id))
         #expect(photo.zone == pair.zone && photo.store == .shared && photo.pending == false)
         #expect(files(under: lib.blobRoot(.shared)) == [photo.blobFile])

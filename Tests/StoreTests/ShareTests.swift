@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Store
@@ -170,7 +171,7 @@ import Testing
         let zone = try lib.priv.createShare(photo: shared, title: "Holidays", publicPermission: .none)
         try lib.priv.stopShare(zone, purge: false)
         let blobs = files(under: lib.blobRoot(.private))
-        let file = lib.dir.file("late.jpg", bytes: [77])
+        let file = try lib.directory.write("late.jpg", bytes: [77])
         #expect(throws: StoreError.invalid("share \(zone.prefix(8)) has been stopped")) {
             try lib.library.addPhoto(file: file, share: zone)
         }
@@ -208,7 +209,7 @@ import Testing
         let store = pair.participant.shared
         let lib = pair.participant
         let own = try lib.library.addPhoto(
-            file: lib.dir.file("mine.jpg", bytes: [4, 5, 6]), tags: ["mine"], share: pair.zone)
+            file: try lib.directory.write("mine.jpg", bytes: [4, 5, 6]), tags: ["mine"], share: pair.zone)
         _ = try store.rate(photo: own, value: 5)
         #expect(!files(under: lib.blobRoot(.shared)).isEmpty)
         let token = try store.lastHistoryToken()

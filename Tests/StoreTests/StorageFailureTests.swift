@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Store
@@ -24,7 +25,7 @@ import Testing
     @Test func aPhotoWhoseWriteFailsLeavesNoRowNoHistoryAndNoData() throws {
         let lib = try TestLibrary()
         try Self.breakInserts(into: "history", of: lib.priv)
-        let file = lib.dir.file("a.jpg", bytes: pseudoRandomBytes(count: 5_000, seed: 21))
+        let file = try lib.directory.write("a.jpg", bytes: pseudoRandomBytes(count: 5_000, seed: 21))
         let error = try #require(throws: DatabaseError.self) {
             try lib.library.addPhoto(file: file, tags: ["sunset"])
         }
@@ -99,7 +100,8 @@ import Testing
 
         // The same holds for a store opened afresh from the file.
         let reopened = try LibraryStore(
-            path: pair.owner.dir.path + "/state/private.sqlite", kind: .private, localPeer: pair.owner.peer,
+            path: pair.owner.directory.path + "/state/private.sqlite", kind: .private,
+            localPeer: pair.owner.peer,
             blobs: try BlobStore(root: pair.owner.blobRoot(.private)), clock: HybridLogicalClock())
         #expect(try reopened.clock(of: pair.zone) == clock)
     }

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Store
@@ -92,7 +93,7 @@ import Testing
         }
         #expect(try store.photo(photo)?.thumbnailSize == 0)
         library.library.close()
-        let reopened = try Library(directory: library.dir.path + "/state", localPeer: library.peer)
+        let reopened = try Library(directory: library.directory.path + "/state", localPeer: library.peer)
         defer { reopened.close() }
         #expect(try reopened.privateStore.photo(photo)?.thumbnailSize == 3)
         #expect(try reopened.privateStore.unknownFields(.photo, photo).isEmpty)

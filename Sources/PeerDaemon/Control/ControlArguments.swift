@@ -1,90 +1,92 @@
 import ControlProtocol
 
-/// A request's `args`, read with typed accessors that throw `invalid_arguments` errors
-/// naming the command, the argument and what was expected.
+/// A request's `args`, checked against its command's catalog entry when made, and read
+/// with typed accessors.
+///
+/// The catalog (`ControlCommand`) decides which arguments exist, their types and which are
+/// required, and `init` refuses anything else with an `invalid_arguments` error naming the
+/// command, the argument and what was expected. An accessor that asks for an argument the
+/// catalog does not declare, or as another type, is a mistake in the daemon: it answers
+/// `internal` instead of guessing.
 struct ControlArguments: Sendable {
-    let command: String
+    let command: ControlCommand
     let values: [String: JSON]
+
+    /// Checks `values` against `command`'s declared arguments.
+    init(command: ControlCommand, values: [String: JSON]) throws(ControlError) {
+        try command.check(values)
+        self.command = command
+        self.values = values
+    }
 
     /// A required string.
     func string(_ key: String) throws(ControlError) -> String {
-        guard let value = values[key] else { throw missing(key, "a string") }
-        guard let text = value.stringValue else { throw wrongType(key, "a string", value) }
-        return text
+        try required(key, .string).stringValue ?? ""
     }
 
     /// An optional string (absent or null gives nil).
     func optionalString(_ key: String) throws(ControlError) -> String? {
-        guard let value = values[key], value != .null else { return nil }
-        guard let text = value.stringValue else { throw wrongType(key, "a string", value) }
-        return text
+        try optional(key, .string)?.stringValue
     }
 
     /// A required whole number.
     func int(_ key: String) throws(ControlError) -> Int {
-        guard let value = values[key] else { throw missing(key, "a whole number") }
-        guard let number = value.intValue else { throw wrongType(key, "a whole number", value) }
-        return number
+        try required(key, .integer).intValue ?? 0
     }
 
     /// An optional whole number.
     func optionalInt(_ key: String) throws(ControlError) -> Int? {
-        guard let value = values[key], value != .null else { return nil }
-        guard let number = value.intValue else { throw wrongType(key, "a whole number", value) }
-        return number
+        try optional(key, .integer)?.intValue
     }
 
     /// An optional Boolean, `fallback` when absent.
     func bool(_ key: String, default fallback: Bool) throws(ControlError) -> Bool {
-        guard let value = values[key], value != .null else { return fallback }
-        guard let flag = value.boolValue else { throw wrongType(key, "true or false", value) }
-        return flag
+        try optional(key, .boolean)?.boolValue ?? fallback
     }
 
     /// An optional array of strings (absent gives []).
     func strings(_ key: String) throws(ControlError) -> [String] {
-        guard let value = values[key], value != .null else { return [] }
-        guard let items = value.arrayValue, items.allSatisfy({ $0.stringValue != nil }) else {
-            throw wrongType(key, "an array of strings", value)
-        }
-        return items.compactMap(\.stringValue)
+        (try optional(key, .strings)?.arrayValue ?? []).compactMap(\.stringValue)
     }
 
     /// A required absolute file path: the daemon has its own working directory, so a
     /// relative path would name the wrong file.
     func absolutePath(_ key: String) throws(ControlError) -> String {
-        try checkedPath(key, try string(key))
+        try required(key, .absolutePath).stringValue ?? ""
     }
 
     /// An optional absolute file path.
     func optionalAbsolutePath(_ key: String) throws(ControlError) -> String? {
-        guard let path = try optionalString(key) else { return nil }
-        return try checkedPath(key, path)
+        try optional(key, .absolutePath)?.stringValue
     }
 
-    /// Refuses arguments other than `allowed`, so a typo is reported, not ignored.
-    func allowOnly(_ allowed: Set<String>) throws(ControlError) {
-        guard let unknown = values.keys.sorted().first(where: { !allowed.contains($0) }) else { return }
-        let list =
-            allowed.isEmpty ? "it takes no arguments" : "allowed: " + allowed.sorted().joined(separator: ", ")
-        throw ControlError(.invalidArguments, "\(command): unknown argument \"\(unknown)\"; \(list)")
+    /// The value of a required argument, which `init` has checked.
+    private func required(_ key: String, _ type: ControlValueType) throws(ControlError) -> JSON {
+        try requireDeclared(key, type, isRequired: true)
+        guard let value = values[key] else { throw undeclared(key, type, isRequired: true) }
+        return value
     }
 
-    private func checkedPath(_ key: String, _ path: String) throws(ControlError) -> String {
-        guard path.hasPrefix("/") else {
-            throw ControlError(
-                .invalidArguments, "\(command): argument \"\(key)\" must be an absolute path, not '\(path)'")
+    /// The value of an optional argument, nil when absent or null.
+    private func optional(_ key: String, _ type: ControlValueType) throws(ControlError) -> JSON? {
+        try requireDeclared(key, type, isRequired: false)
+        guard let value = values[key], value != .null else { return nil }
+        return value
+    }
+
+    private func requireDeclared(_ key: String, _ type: ControlValueType, isRequired: Bool)
+        throws(ControlError)
+    {
+        guard command.argument(key) == ControlArgument(key: key, type: type, isRequired: isRequired) else {
+            throw undeclared(key, type, isRequired: isRequired)
         }
-        return path
     }
 
-    private func missing(_ key: String, _ kind: String) -> ControlError {
-        ControlError(.invalidArguments, "\(command): missing argument \"\(key)\" (\(kind))")
-    }
-
-    private func wrongType(_ key: String, _ kind: String, _ value: JSON) -> ControlError {
-        ControlError(
-            .invalidArguments, "\(command): argument \"\(key)\" must be \(kind), got \(value.kindDescription)"
-        )
+    private func undeclared(_ key: String, _ type: ControlValueType, isRequired: Bool) -> ControlError {
+        let wanted = "\(isRequired ? "required" : "optional"), \(type)"
+        return ControlError(
+            .internalError,
+            "\(command) failed inside peershared: it reads argument \"\(key)\" (\(wanted)), "
+                + "which the control catalog does not declare that way; please report this")
     }
 }

@@ -103,10 +103,11 @@ final class ControlConnection {
             return write(.failure(id: request.id, error: ControlError(.unknownCommand, message)))
         }
         logger.debug("control request", ["command": request.command])
-        let arguments = ControlArguments(command: request.command, values: request.args)
+        let command = entry.command
         switch entry.route {
         case .unary(let handler):
             do {
+                let arguments = try ControlArguments(command: command, values: request.args)
                 return write(.success(id: request.id, result: try handler(arguments)))
             } catch {
                 return write(.failure(id: request.id, error: controlError(error, command: request.command)))
@@ -122,7 +123,7 @@ final class ControlConnection {
                     )
                 }
                 let reporter = ProgressReporter(requestID: request.id, socket: wantsProgress ? socket : nil)
-                let result = try handler(ControlArguments(command: request.command, values: values), reporter)
+                let result = try handler(try ControlArguments(command: command, values: values), reporter)
                 return write(.success(id: request.id, result: result))
             } catch {
                 return write(.failure(id: request.id, error: controlError(error, command: request.command)))
@@ -130,7 +131,7 @@ final class ControlConnection {
         case .stream(let handler):
             let stream = ControlStream(requestID: request.id, socket: socket, stop: stop)
             do {
-                try handler(arguments, stream)
+                try handler(try ControlArguments(command: command, values: request.args), stream)
             } catch {
                 _ = write(.failure(id: request.id, error: controlError(error, command: request.command)))
             }

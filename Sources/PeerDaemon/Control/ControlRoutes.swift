@@ -1,10 +1,13 @@
 import ControlProtocol
 
-/// The table from command names (`status`, `photo.add`, …) to their handlers.
+/// The table from the catalog's commands (`ControlCommand.status`, `.photoAdd`, …) to
+/// their handlers.
 ///
 /// Built once at start-up and then read-only, so connection threads read it without locks.
 /// A command group registers itself from its own file (`extension ControlRoutes { mutating
 /// func registerPhotos(_ services: DaemonServices) }`) and `RouteCatalog` lists the groups.
+/// Names and arguments come from the catalog: a handler reads arguments the connection has
+/// already checked against its command's entry.
 struct ControlRoutes: Sendable {
     /// Answers one request: its arguments in, its `result` out. Throw a `ControlError` (or
     /// an error that is `ControlErrorConvertible`) for a typed error response. Runs on the
@@ -28,28 +31,27 @@ struct ControlRoutes: Sendable {
 
     /// A registered command.
     struct Entry: Sendable {
-        let summary: String
+        let command: ControlCommand
         let route: Route
     }
 
     private(set) var entries: [String: Entry] = [:]
 
-    /// Registers a request/response command. Registering a name twice is a programming
-    /// error and stops the daemon at start-up, where tests catch it.
-    mutating func register(_ command: String, summary: String, _ handler: @escaping Handler) {
-        add(command, Entry(summary: summary, route: .unary(handler)))
+    /// Registers a request/response command. Registering a name twice, or with a handler
+    /// of another kind than the catalog's mode, is a programming error and stops the daemon
+    /// at start-up, where tests catch it.
+    mutating func register(_ command: ControlCommand, _ handler: @escaping Handler) {
+        add(Entry(command: command, route: .unary(handler)), mode: .call)
     }
 
     /// Registers a request/response command that may report progress before its response.
-    mutating func registerWithProgress(
-        _ command: String, summary: String, _ handler: @escaping ProgressHandler
-    ) {
-        add(command, Entry(summary: summary, route: .progress(handler)))
+    mutating func registerWithProgress(_ command: ControlCommand, _ handler: @escaping ProgressHandler) {
+        add(Entry(command: command, route: .progress(handler)), mode: .progress)
     }
 
     /// Registers a streaming command (like `watch`).
-    mutating func registerStream(_ command: String, summary: String, _ handler: @escaping StreamHandler) {
-        add(command, Entry(summary: summary, route: .stream(handler)))
+    mutating func registerStream(_ command: ControlCommand, _ handler: @escaping StreamHandler) {
+        add(Entry(command: command, route: .stream(handler)), mode: .stream)
     }
 
     /// The command called `name`, if registered.
@@ -58,9 +60,11 @@ struct ControlRoutes: Sendable {
     /// Every command name, sorted.
     var commandNames: [String] { entries.keys.sorted() }
 
-    private mutating func add(_ command: String, _ entry: Entry) {
-        precondition(entries[command] == nil, "control command '\(command)' registered twice")
-        entries[command] = entry
+    private mutating func add(_ entry: Entry, mode: ControlCommand.Mode) {
+        let name = entry.command.name
+        precondition(entries[name] == nil, "control command '\(name)' registered twice")
+        precondition(entry.command.mode == mode, "control command '\(name)' registered as another kind")
+        entries[name] = entry
     }
 }
 

@@ -133,11 +133,12 @@ struct CommandLineParser: Sendable {
         }
         for (index, argument) in command.arguments.enumerated() {
             guard index < positionals.count else {
-                if argument.isOptional { continue }
+                if command.isOptional(argument) { continue }
                 throw .usage("'\(command.name)' needs \(argument.placeholder)", helpCommand: help)
             }
             parsed.values[argument.key] = try ParsedArguments.convert(
-                positionals[index], kind: argument.kind, label: argument.placeholder, command: command,
+                positionals[index], type: command.declared(argument.key).type, label: argument.placeholder,
+                command: command,
                 workingDirectory: workingDirectory)
         }
         if positionals.count > command.arguments.count {
@@ -152,7 +153,8 @@ struct CommandLineParser: Sendable {
         command: CommandSpec
     ) throws(CLIError) {
         let help = "peershare \(command.name)"
-        if option.arity == .flag {
+        let arity = command.arity(of: option)
+        if arity == .flag {
             guard inline == nil else { throw .usage("\(option.name) takes no value", helpCommand: help) }
             parsed.values[option.key] = true
             return
@@ -161,8 +163,9 @@ struct CommandLineParser: Sendable {
             throw .usage("\(option.name) needs \(option.placeholder)", helpCommand: help)
         }
         let value = try ParsedArguments.convert(
-            text, kind: option.kind, label: option.name, command: command, workingDirectory: workingDirectory)
-        if option.arity == .repeated {
+            text, type: command.declared(option.key).type, label: option.name, command: command,
+            workingDirectory: workingDirectory)
+        if arity == .repeated {
             parsed.values[option.key] = .array((parsed.values[option.key]?.arrayValue ?? []) + [value])
         } else {
             guard parsed.values[option.key] == nil else {

@@ -4,8 +4,9 @@ import ControlProtocol
 /// command it sends, and how its answer is printed.
 ///
 /// Adding a command is adding one of these to its group's table; parsing, `--help`,
-/// `--json`, errors and exit statuses come for free. By default every argument and option
-/// becomes the control argument named by its `key`; a `makeArgs` closure overrides that.
+/// `--json`, errors and exit statuses come for free. Every argument and option becomes the
+/// control argument named by its `key`, read as the catalog entry (`request`) types it; a
+/// `makeArgs` closure overrides the mapping.
 struct CommandSpec: Sendable {
     /// How the answer is turned into text for people (`--json` prints it as is).
     enum Mode: Sendable {
@@ -19,8 +20,8 @@ struct CommandSpec: Sendable {
     let summary: String
     var arguments: [ArgumentSpec] = []
     var options: [OptionSpec] = []
-    /// The control command sent, such as `photo.add`.
-    let request: String
+    /// The control command sent, such as `.photoAdd`.
+    let request: ControlCommand
     let mode: Mode
     /// For a long copy (`photo add`, `photo export`): the label of the progress line shown
     /// on stderr while it runs, when stderr is a terminal.
@@ -36,16 +37,17 @@ struct CommandSpec: Sendable {
     var name: String { path.joined(separator: " ") }
 }
 
-/// A positional argument such as `FILE` or `VALUE`.
+/// A positional argument such as `FILE` or `VALUE`: the control argument `key`, whose
+/// type (and whether it may be left out) the catalog gives.
 struct ArgumentSpec: Sendable {
     let placeholder: String
     let key: String
-    var kind: ValueKind = .text
-    var isOptional = false
     let help: String
 }
 
-/// An option such as `--name N`, `--tag NAME` (repeatable) or `--wait` (a flag).
+/// An option such as `--name N`, `--tag NAME` (repeatable) or `--wait` (a flag): the control
+/// argument `key`, whose catalog type says which (a Boolean is a flag, an array of strings
+/// repeatable, anything else a single value).
 struct OptionSpec: Sendable {
     /// Whether the option takes a value, and how many times it may be given.
     enum Arity: Sendable {
@@ -57,21 +59,34 @@ struct OptionSpec: Sendable {
     let name: String
     var placeholder = ""
     let key: String
-    var arity = Arity.single
-    var kind: ValueKind = .text
     let help: String
-
-    /// `--name N`, as usage lines show it.
-    var usage: String {
-        let base = placeholder.isEmpty ? name : "\(name) \(placeholder)"
-        return arity == .repeated ? "[\(base)]..." : "[\(base)]"
-    }
 }
 
-/// What a value is, so it is checked and converted before anything is sent.
-enum ValueKind: Sendable {
-    case text
-    /// A file path, made absolute: the daemon has its own working directory.
-    case path
-    case integer
+extension CommandSpec {
+    /// The catalog's declaration of the control argument `key`. Every key of the table is
+    /// declared (a test checks the whole table), so a missing one is a mistake here.
+    func declared(_ key: String) -> ControlArgument {
+        guard let argument = request.argument(key) else {
+            preconditionFailure("peershare \(name): the control command \(request) has no argument '\(key)'")
+        }
+        return argument
+    }
+
+    /// Whether a positional argument may be left out: its control argument is optional.
+    func isOptional(_ argument: ArgumentSpec) -> Bool { !declared(argument.key).isRequired }
+
+    /// How an option is given, from its control argument's type.
+    func arity(of option: OptionSpec) -> OptionSpec.Arity {
+        switch declared(option.key).type {
+        case .boolean: return .flag
+        case .strings: return .repeated
+        case .string, .absolutePath, .integer: return .single
+        }
+    }
+
+    /// `[--name N]`, `[--tag NAME]...` or `[--wait]`, as usage lines show an option.
+    func usage(of option: OptionSpec) -> String {
+        let base = option.placeholder.isEmpty ? option.name : "\(option.name) \(option.placeholder)"
+        return arity(of: option) == .repeated ? "[\(base)]..." : "[\(base)]"
+    }
 }

@@ -47,9 +47,9 @@ struct HelpText: Sendable {
     private func page(_ command: CommandSpec) -> String {
         var usage = "usage: peershare \(command.name)"
         for argument in command.arguments {
-            usage += argument.isOptional ? " [\(argument.placeholder)]" : " \(argument.placeholder)"
+            usage += command.isOptional(argument) ? " [\(argument.placeholder)]" : " \(argument.placeholder)"
         }
-        for option in command.options { usage += " \(option.usage)" }
+        for option in command.options { usage += " \(command.usage(of: option))" }
         var lines = [usage, "", command.summary]
         if !command.arguments.isEmpty {
             lines += ["", "arguments:"]

@@ -9,14 +9,16 @@ struct ParsedArguments: Sendable {
     /// A value by key, for `makeArgs` closures.
     subscript(key: String) -> JSON? { values[key] }
 
-    /// Checks and converts one value of `kind`; `label` names it in errors.
+    /// Checks and converts one command-line value of a control argument of `type` (one
+    /// element, for an array); `label` names it in errors. A path is made absolute: the
+    /// daemon has its own working directory.
     static func convert(
-        _ text: String, kind: ValueKind, label: String, command: CommandSpec, workingDirectory: String
+        _ text: String, type: ControlValueType, label: String, command: CommandSpec, workingDirectory: String
     ) throws(CLIError) -> JSON {
-        switch kind {
-        case .text:
+        switch type {
+        case .string, .strings, .boolean:
             return .string(text)
-        case .path:
+        case .absolutePath:
             guard !text.isEmpty else {
                 throw .usage("\(label) must not be empty", helpCommand: "peershare \(command.name)")
             }

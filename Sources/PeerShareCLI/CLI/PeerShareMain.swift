@@ -73,7 +73,7 @@ enum PeerShareMain {
                 }
             case .stream(let format):
                 StreamInterrupter.shared.interruptOnSignal(client)
-                try client.stream(command.request, args: args) { event in
+                try client.stream(command.request.name, args: args) { event in
                     Output.out(json ? JSONLine.string(event.json) : format(event))
                     return true
                 }
@@ -85,9 +85,9 @@ enum PeerShareMain {
 
     /// One call, with its progress line (if any) erased before anything else is printed.
     private static func call(
-        _ client: ControlClient, _ request: String, _ args: [String: JSON], progress: ProgressLine?
+        _ client: ControlClient, _ request: ControlCommand, _ args: [String: JSON], progress: ProgressLine?
     ) throws(ControlClientError) -> JSON {
         defer { progress?.clear() }
-        return try client.call(request, args: args, onEvent: progress?.show ?? { _ in })
+        return try client.call(request.name, args: args, onEvent: progress?.show ?? { _ in })
     }
 }

@@ -5,13 +5,13 @@ enum DaemonCommands {
     static let commands: [CommandSpec] = [
         CommandSpec(
             path: ["status"], summary: "show the daemon's identity, addresses, paths and zones",
-            request: "status", mode: .call(format: formatStatus)),
+            request: .status, mode: .call(format: formatStatus)),
         CommandSpec(
             path: ["id"], summary: "print this peer's ID, to give to people who share with you",
-            request: "id", mode: .call(format: { Formatting.text($0["peer_id"]) })),
+            request: .id, mode: .call(format: { Formatting.text($0["peer_id"]) })),
         CommandSpec(
             path: ["ping"], summary: "check that the daemon answers",
-            request: "ping", mode: .call(format: { _ in "pong" })),
+            request: .ping, mode: .call(format: { _ in "pong" })),
     ]
 
     private static func formatStatus(_ result: JSON) -> String {

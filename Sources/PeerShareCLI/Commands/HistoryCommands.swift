@@ -7,7 +7,7 @@ enum HistoryCommands {
             path: ["history"], summary: "list committed changes, oldest first",
             options: [
                 OptionSpec(
-                    name: "--since", placeholder: "TOKEN", key: "since", kind: .integer,
+                    name: "--since", placeholder: "TOKEN", key: "since",
                     help: "only transactions after this token"),
                 OptionSpec(
                     name: "--store", placeholder: "STORE", key: "store",
@@ -16,10 +16,10 @@ enum HistoryCommands {
                     name: "--exclude-author", placeholder: "A", key: "exclude_author",
                     help: "leave out local, dedup, purge, sync (every peer) or sync:PEER_ID"),
                 OptionSpec(
-                    name: "--limit", placeholder: "N", key: "limit", kind: .integer,
+                    name: "--limit", placeholder: "N", key: "limit",
                     help: "at most N transactions (default 10000)"),
             ],
-            request: "history", mode: .call(format: list))
+            request: .history, mode: .call(format: list))
     ]
 
     private static func list(_ result: JSON) -> String {

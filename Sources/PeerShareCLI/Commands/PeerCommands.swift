@@ -4,35 +4,35 @@ import Glibc
 /// `peers`, `sync [--wait] [--timeout S]`, `pause [PEER]`, `resume [PEER]`.
 enum PeerCommands {
     static let peerArgument = ArgumentSpec(
-        placeholder: "PEER_ID", key: "peer", isOptional: true,
+        placeholder: "PEER_ID", key: "peer",
         help: "one peer (ID or unique prefix); all if omitted")
 
     static let commands: [CommandSpec] = [
         CommandSpec(
-            path: ["peers"], summary: "known peers, connected or not", request: "peers",
+            path: ["peers"], summary: "known peers, connected or not", request: .peers,
             mode: .call(format: list)),
         CommandSpec(
             path: ["sync"],
             summary: "sync now; with --wait, return once every zone is in sync (photo data included)",
             options: [
                 OptionSpec(
-                    name: "--wait", key: "wait", arity: .flag, help: "wait until in sync; non-zero on timeout"
+                    name: "--wait", key: "wait", help: "wait until in sync; non-zero on timeout"
                 ),
                 OptionSpec(
-                    name: "--timeout", placeholder: "SECONDS", key: "timeout", kind: .integer,
+                    name: "--timeout", placeholder: "SECONDS", key: "timeout",
                     help: "how long --wait waits (default 60)"),
             ],
-            request: "sync", mode: .call(format: syncResult), daemonWait: ("timeout", 60)),
+            request: .sync, mode: .call(format: syncResult), daemonWait: ("timeout", 60)),
         CommandSpec(
             path: ["pause"], summary: "pause replication with all peers or one (local commands keep working)",
-            arguments: [peerArgument], request: "pause",
+            arguments: [peerArgument], request: .pause,
             mode: .call(format: { result in
                 result["peer_id"] == .null
                     ? "paused all peers" : "paused \(Formatting.text(result["peer_id"]))"
             })),
         CommandSpec(
             path: ["resume"], summary: "resume replication with all peers or one", arguments: [peerArgument],
-            request: "resume",
+            request: .resume,
             mode: .call(format: { result in
                 result["peer_id"] == .null
                     ? "resumed all peers" : "resumed \(Formatting.text(result["peer_id"]))"

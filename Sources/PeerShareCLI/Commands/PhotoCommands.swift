@@ -9,22 +9,22 @@ enum PhotoCommands {
         CommandSpec(
             path: ["photo", "add"], summary: "add a photo from a file; prints its ID",
             arguments: [
-                ArgumentSpec(placeholder: "FILE", key: "file", kind: .path, help: "the photo's file")
+                ArgumentSpec(placeholder: "FILE", key: "file", help: "the photo's file")
             ],
             options: [
                 OptionSpec(
                     name: "--name", placeholder: "N", key: "name", help: "its name (default: the file name)"),
                 OptionSpec(
-                    name: "--thumbnail", placeholder: "FILE", key: "thumbnail", kind: .path,
+                    name: "--thumbnail", placeholder: "FILE", key: "thumbnail",
                     help: "a small preview image (at most max_thumbnail_bytes)"),
                 OptionSpec(
-                    name: "--tag", placeholder: "NAME", key: "tags", arity: .repeated,
+                    name: "--tag", placeholder: "NAME", key: "tags",
                     help: "tag it; repeatable"),
                 OptionSpec(
                     name: "--share", placeholder: "S", key: "share",
                     help: "add it into this share (ID prefix)"),
             ],
-            request: "photo.add", mode: .call(format: { Formatting.text($0["id"]) }),
+            request: .photoAdd, mode: .call(format: { Formatting.text($0["id"]) }),
             progressLabel: "photo add"),
         CommandSpec(
             path: ["photo", "list"], summary: "list photos",
@@ -34,20 +34,20 @@ enum PhotoCommands {
                     help: "only this share's photos (ID prefix; 'default' for unshared ones)"),
                 OptionSpec(name: "--tag", placeholder: "NAME", key: "tag", help: "only photos with this tag"),
             ],
-            request: "photo.list", mode: .call(format: PhotoFormatting.list)),
+            request: .photoList, mode: .call(format: PhotoFormatting.list)),
         CommandSpec(
             path: ["photo", "show"], summary: "show a photo with its tags and ratings",
             arguments: [photoArgument],
-            request: "photo.show", mode: .call(format: PhotoFormatting.details)),
+            request: .photoShow, mode: .call(format: PhotoFormatting.details)),
         CommandSpec(
             path: ["photo", "export"], summary: "copy a photo's full-size data to a file",
             arguments: [
                 photoArgument,
                 ArgumentSpec(
-                    placeholder: "FILE", key: "file", kind: .path,
+                    placeholder: "FILE", key: "file",
                     help: "where to write it (a directory: a file named after the photo in it)"),
             ],
-            request: "photo.export",
+            request: .photoExport,
             mode: .call(format: { result in
                 "exported \(Formatting.shortID(Formatting.text(result["id"]))) to \(Formatting.text(result["file"])) "
                     + "(\(Formatting.bytes(result["size"]?.intValue ?? 0)))"
@@ -55,13 +55,13 @@ enum PhotoCommands {
         CommandSpec(
             path: ["photo", "rename"], summary: "give a photo a new name",
             arguments: [photoArgument, ArgumentSpec(placeholder: "NAME", key: "name", help: "the new name")],
-            request: "photo.rename",
+            request: .photoRename,
             mode: .call(format: { result in
                 "renamed \(Formatting.shortID(Formatting.text(result["id"]))) to \(Formatting.text(result["name"]))"
             })),
         CommandSpec(
             path: ["photo", "delete"], summary: "delete a photo with its data, thumbnail and ratings",
-            arguments: [photoArgument], request: "photo.delete",
+            arguments: [photoArgument], request: .photoDelete,
             mode: .call(format: { "deleted photo \(Formatting.shortID(Formatting.text($0["id"])))" })),
     ]
 }

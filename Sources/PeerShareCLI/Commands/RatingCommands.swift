@@ -7,13 +7,13 @@ enum RatingCommands {
             path: ["rate"], summary: "rate a photo from 1 to 5; prints the rating's ID",
             arguments: [
                 PhotoCommands.photoArgument,
-                ArgumentSpec(placeholder: "VALUE", key: "value", kind: .integer, help: "1 to 5"),
+                ArgumentSpec(placeholder: "VALUE", key: "value", help: "1 to 5"),
             ],
-            request: "rate", mode: .call(format: { Formatting.text($0["id"]) })),
+            request: .rate, mode: .call(format: { Formatting.text($0["id"]) })),
         CommandSpec(
             path: ["rating", "list"], summary: "list a photo's ratings",
             arguments: [PhotoCommands.photoArgument],
-            request: "rating.list",
+            request: .ratingList,
             mode: .call(format: { result in
                 let ratings = result.arrayValue ?? []
                 guard !ratings.isEmpty else { return "no ratings" }
@@ -28,7 +28,7 @@ enum RatingCommands {
             arguments: [
                 ArgumentSpec(placeholder: "RATING", key: "rating", help: "rating ID or unique prefix")
             ],
-            request: "rating.delete",
+            request: .ratingDelete,
             mode: .call(format: { "deleted rating \(Formatting.shortID(Formatting.text($0["id"])))" })),
     ]
 }

@@ -20,10 +20,10 @@ enum ShareCommands {
                     name: "--public", placeholder: "P", key: "public",
                     help: "what anyone holding the URL may do: none (default), read-only or read-write"),
             ],
-            request: "share.create", mode: .call(format: { Formatting.text($0["url"]) })),
+            request: .shareCreate, mode: .call(format: { Formatting.text($0["url"]) })),
         CommandSpec(
             path: ["share", "add"], summary: "add a photo to an existing share",
-            arguments: [PhotoCommands.photoArgument, shareArgument], request: "share.add",
+            arguments: [PhotoCommands.photoArgument, shareArgument], request: .shareAdd,
             mode: .call(format: { result in
                 "added \(Formatting.shortID(Formatting.text(result["photo"]))) to share "
                     + Formatting.shortID(Formatting.text(result["share"]))
@@ -36,50 +36,50 @@ enum ShareCommands {
                     name: "--permission", placeholder: "P", key: "permission",
                     help: "read-only (default) or read-write")
             ],
-            request: "share.invite", mode: .call(format: participant)),
+            request: .shareInvite, mode: .call(format: participant)),
         CommandSpec(
             path: ["share", "permission"], summary: "change a participant's permission",
             arguments: [
                 shareArgument, peerArgument,
                 ArgumentSpec(placeholder: "PERMISSION", key: "permission", help: "read-only or read-write"),
             ],
-            request: "share.permission", mode: .call(format: participant)),
+            request: .sharePermission, mode: .call(format: participant)),
         CommandSpec(
             path: ["share", "remove"],
             summary: "remove a participant (its copy is purged at its next contact)",
-            arguments: [shareArgument, peerArgument], request: "share.remove",
+            arguments: [shareArgument, peerArgument], request: .shareRemove,
             mode: .call(format: participant)),
         CommandSpec(
             path: ["share", "stop"], summary: "stop sharing: every participant's copy is purged",
             arguments: [shareArgument],
             options: [
                 OptionSpec(
-                    name: "--purge", key: "purge", arity: .flag,
+                    name: "--purge", key: "purge",
                     help: "delete your photos of the share too (default: they return to your library)")
             ],
-            request: "share.stop",
+            request: .shareStop,
             mode: .call(format: { "stopped sharing \(Formatting.shortID(Formatting.text($0["share"])))" })),
         CommandSpec(
             path: ["share", "leave"], summary: "leave a share someone else owns; your copy is purged",
-            arguments: [shareArgument], request: "share.leave",
+            arguments: [shareArgument], request: .shareLeave,
             mode: .call(format: { "left share \(Formatting.shortID(Formatting.text($0["share"])))" })),
         CommandSpec(
             path: ["share", "revoke"], summary: "revoke a share's URL; prints the new one",
-            arguments: [shareArgument], request: "share.revoke",
+            arguments: [shareArgument], request: .shareRevoke,
             mode: .call(format: { Formatting.text($0["url"]) })),
         CommandSpec(
-            path: ["share", "list"], summary: "shares you own or take part in", request: "share.list",
+            path: ["share", "list"], summary: "shares you own or take part in", request: .shareList,
             mode: .call(format: list)),
         CommandSpec(
             path: ["share", "show"],
             summary: "a share's participants, permissions and status (and URL, for its owner)",
-            arguments: [shareArgument], request: "share.show", mode: .call(format: show)),
+            arguments: [shareArgument], request: .shareShow, mode: .call(format: show)),
         CommandSpec(
             path: ["accept"], summary: "join a share by the URL its owner gave you",
             arguments: [
                 ArgumentSpec(placeholder: "URL", key: "url", help: "peershare://… as the owner gave it")
             ],
-            request: "accept",
+            request: .accept,
             mode: .call(format: { result in
                 "joined \"\(Formatting.text(result["title"]))\" (\(Formatting.text(result["permission"]))), share "
                     + Formatting.text(result["share"])

@@ -13,10 +13,10 @@ enum TagCommands {
                 PhotoCommands.photoArgument,
                 ArgumentSpec(placeholder: "NAME", key: "name", help: "the tag's name"),
             ],
-            request: "tag.add", mode: .call(format: { Formatting.text($0["id"]) })),
+            request: .tagAdd, mode: .call(format: { Formatting.text($0["id"]) })),
         CommandSpec(
             path: ["tag", "toggle"], summary: "tag a photo if it lacks the tag, untag it otherwise",
-            arguments: [PhotoCommands.photoArgument, tagArgument], request: "tag.toggle",
+            arguments: [PhotoCommands.photoArgument, tagArgument], request: .tagToggle,
             mode: .call(format: { result in
                 let photo = Formatting.shortID(Formatting.text(result["photo"]))
                 let tag = Formatting.text(result["name"])
@@ -25,7 +25,7 @@ enum TagCommands {
             })),
         CommandSpec(
             path: ["tag", "remove"], summary: "remove a tag from a photo",
-            arguments: [PhotoCommands.photoArgument, tagArgument], request: "tag.remove",
+            arguments: [PhotoCommands.photoArgument, tagArgument], request: .tagRemove,
             mode: .call(format: { result in
                 "removed tag \(Formatting.text(result["name"])) from \(Formatting.shortID(Formatting.text(result["photo"])))"
             })),
@@ -36,10 +36,10 @@ enum TagCommands {
                     name: "--share", placeholder: "S", key: "share",
                     help: "only this share's tags (ID prefix; 'default' for unshared ones)")
             ],
-            request: "tag.list", mode: .call(format: list)),
+            request: .tagList, mode: .call(format: list)),
         CommandSpec(
             path: ["tag", "delete"], summary: "delete a tag and remove it from its photos",
-            arguments: [tagArgument], request: "tag.delete",
+            arguments: [tagArgument], request: .tagDelete,
             mode: .call(format: { result in
                 "deleted tag \(Formatting.text(result["name"])) (\(Formatting.shortID(Formatting.text(result["id"]))))"
             })),

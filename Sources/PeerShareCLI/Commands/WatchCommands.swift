@@ -7,10 +7,10 @@ enum WatchCommands {
             path: ["watch"], summary: "print events as they happen, until interrupted (Ctrl-C)",
             options: [
                 OptionSpec(
-                    name: "--type", placeholder: "TYPE", key: "types", arity: .repeated,
+                    name: "--type", placeholder: "TYPE", key: "types",
                     help: "only events of this type or prefix (history, daemon.reloaded); repeatable")
             ],
-            request: "watch", mode: .stream(format: format))
+            request: .watch, mode: .stream(format: format))
     ]
 
     /// A history event as `TIME history #3 private local: insert photo 1b2c3d4e, …`; others

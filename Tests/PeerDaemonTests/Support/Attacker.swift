@@ -3,6 +3,7 @@ import Glibc
 import Replication
 import Store
 import Support
+import TestSupport
 
 /// A peer in the test process with its own valid self-signed certificate (made by the
 /// project's `PeerIdentity`, as a daemon makes its own), that talks to a daemon frame by

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import TestSupport
 
 /// Changes a stopped daemon's library directly with the Store API, to build what the CLI
 /// cannot make yet on one machine: shares this peer owns, and zones another peer shares

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// What /proc says about a process: its thread count and resident memory.
 struct ProcessFigures: CustomStringConvertible {

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import TestSupport
 
 /// A bare connection to the control socket for tests that must send what no well-behaved
 /// client would: garbage, unknown commands, over-long lines.

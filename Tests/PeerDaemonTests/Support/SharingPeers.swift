@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import TestSupport
 
 /// One daemon of a sharing test, named as the test speaks of it ("alice", "bob", "carol"),
 /// with its own temporary directory; it can be stopped and started again on the same state.
@@ -221,9 +222,4 @@ extension SharingPeers {
         try settle()
         return SharedPhoto(share: share, url: url, photo: photo, bytes: bytes)
     }
-}
-
-/// The bytes of a file.
-func contents(of path: String) throws -> [UInt8] {
-    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
 }

@@ -2,6 +2,7 @@ import ControlProtocol
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 
 /// A Unix socket the test owns that takes connections and never answers, standing in for
 /// a daemon that hangs: what the CLI must give up on with a clear message.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// A small tmpfs mounted for one test, to fill a disk for real. Mounting needs root (or
 /// CAP_SYS_ADMIN); `isAvailable` probes once so tests that need one are skipped elsewhere.

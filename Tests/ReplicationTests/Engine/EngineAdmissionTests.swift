@@ -1,5 +1,6 @@
 import Store
 import Support
+import TestSupport
 import Testing
 
 @testable import Replication

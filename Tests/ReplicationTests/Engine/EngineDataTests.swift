@@ -1,6 +1,7 @@
 import Foundation
 import Store
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Replication
@@ -25,7 +26,7 @@ import Testing
                 .dataFetched(owner.peer, hash: ContentHash(hex: hash)!, size: Int64(data.count))))
 
         // And the other way: a participant's photo reaches the owner.
-        let file = participant.directory.child("mine.raw")
+        let file = participant.directory.file("mine.raw")
         let mine = Self.bytes(3 << 20, seed: 2)
         FileManager.default.createFile(atPath: file, contents: Data(mine))
         let theirs = try participant.library.addPhoto(file: file, share: zone)
@@ -38,7 +39,7 @@ import Testing
         let first = try EnginePeer("first")
         let second = try EnginePeer("second")
         let (zone, _) = try shareZone(owner: owner, with: [first, second])
-        let file = first.directory.child("relay.raw")
+        let file = first.directory.file("relay.raw")
         FileManager.default.createFile(atPath: file, contents: Data(Self.bytes(2 << 20, seed: 3)))
         let photo = try first.library.addPhoto(file: file, share: zone)
         #expect(await eventually { try owner.priv.photo(photo)?.pending == false })

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Store
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Replication
@@ -24,9 +25,9 @@ import Testing
             try "\(baseline) \(peak)\n".write(toFile: output, atomically: true, encoding: .utf8)
             return
         }
-        let directory = try TemporaryDirectory()
+        let directory = try TestDirectory()
         defer { directory.remove() }
-        let output = directory.child("memory")
+        let output = directory.file("memory")
         let child = try Self.runChild(output: output)
         let figures = try? String(contentsOfFile: output, encoding: .utf8).split(separator: " ").compactMap {
             Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -81,7 +82,7 @@ import Testing
         let size = 200 << 20
         let owner = try EnginePeer("owner")
         let participant = try EnginePeer("participant")
-        let file = owner.directory.child("large.raw")
+        let file = owner.directory.file("large.raw")
         try writePattern(to: file, megabytes: size >> 20)
         let photo = try owner.library.addPhoto(file: file, name: "large.raw")
         unlink(file)

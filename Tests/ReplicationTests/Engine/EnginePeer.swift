@@ -3,6 +3,7 @@ import Glibc
 import Store
 import Support
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Replication
@@ -11,7 +12,7 @@ import Testing
 /// directory, listening on 127.0.0.1 with a free port, with short timers. Events and log
 /// lines are recorded for assertions.
 final class EnginePeer: @unchecked Sendable {
-    let directory: TemporaryDirectory
+    let directory: TestDirectory
     let identity: PeerIdentity
     let library: Library
     let configuration: ReplicationConfiguration
@@ -39,9 +40,9 @@ final class EnginePeer: @unchecked Sendable {
     init(_ name: String, configure: (inout ReplicationConfiguration) -> Void = { _ in }) throws {
         signal(SIGPIPE, SIG_IGN)
         self.name = name
-        directory = try TemporaryDirectory()
-        identity = try PeerIdentity.loadOrCreate(directory: directory.child("identity"))
-        library = try Library(directory: directory.child("state"), localPeer: identity.peerID)
+        directory = try TestDirectory()
+        identity = try PeerIdentity.loadOrCreate(directory: directory.file("identity"))
+        library = try Library(directory: directory.file("state"), localPeer: identity.peerID)
         var configuration = Self.fastConfiguration()
         configure(&configuration)
         self.configuration = configuration
@@ -83,7 +84,7 @@ final class EnginePeer: @unchecked Sendable {
 
     /// Writes `bytes` to a file and adds it as a photo of the private default zone.
     func addPhoto(_ name: String, bytes: [UInt8], tags: [String] = []) throws -> String {
-        let file = directory.child("import-" + UUID().uuidString)
+        let file = directory.file("import-" + UUID().uuidString)
         FileManager.default.createFile(atPath: file, contents: Data(bytes))
         defer { unlink(file) }
         return try library.addPhoto(file: file, name: name, tags: tags)
@@ -121,17 +122,4 @@ func shareZone(
         participant.engine.refreshMembership()
     }
     return (zone, photo)
-}
-
-/// Waits until `condition` holds, checking every 10 ms; false after `timeout`. Store errors
-/// count as "not yet".
-func eventually(
-    timeout: Duration = .seconds(30), _ condition: @Sendable () throws -> Bool
-) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if (try? condition()) == true { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return (try? condition()) == true
 }

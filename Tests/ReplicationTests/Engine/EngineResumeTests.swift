@@ -1,6 +1,7 @@
 import Foundation
 import Store
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Replication
@@ -48,10 +49,14 @@ import Testing
             if case .dataFetchStarted(_, _, let offset, _) = event { return offset }
             return nil
         }
-        #expect(starts.count == 2, "one start, one resume: \(starts)")
+        // One start, then resumes only: on a loaded machine the reconnection may briefly be
+        // two connections (both sides dial), and the one closed as a duplicate may have
+        // started too; every start after the first continues from the partial file.
+        #expect(starts.count >= 2, "one start, at least one resume: \(starts)")
         #expect(starts.first == 0)
-        let resumedAt = starts.last ?? 0
-        #expect(resumedAt >= Int64(threshold - chunk), "resumed at \(resumedAt)")
+        for resumedAt in starts.dropFirst() {
+            #expect(resumedAt >= Int64(threshold - chunk), "resumed at \(resumedAt): \(starts)")
+        }
         #expect(participant.logged("resuming photo data"))
         // Nothing before the cut was sent again: at most the requests in flight at the cut.
         let served = cutter.served.load(ordering: .relaxed)

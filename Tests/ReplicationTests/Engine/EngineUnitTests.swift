@@ -1,4 +1,5 @@
 import Store
+import TestSupport
 import Testing
 
 @testable import Replication
@@ -35,7 +36,7 @@ import Testing
         let accepted = Self.peer(7)
         let pending = Self.peer(8)
         let removed = Self.peer(9)
-        let photo = try owner.addPhoto(name: "p.jpg", bytes: [1], tags: [])
+        let photo = try owner.addPhoto("p.jpg", bytes: [1], tags: [])
         let zone = try owner.library.privateStore.createShare(
             photo: photo, title: "t", publicPermission: .none)
         try owner.library.privateStore.setParticipant(

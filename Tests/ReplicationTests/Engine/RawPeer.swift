@@ -1,5 +1,6 @@
 import Store
 import Support
+import TestSupport
 import Testing
 
 @testable import Replication
@@ -7,13 +8,13 @@ import Testing
 /// A hand-driven client with its own identity: speaks raw frames to an engine, for tests of
 /// what the engine does with strangers and with garbage.
 final class RawPeer: @unchecked Sendable {
-    let directory: TemporaryDirectory
+    let directory: TestDirectory
     let identity: PeerIdentity
     var peer: PeerID { identity.peerID }
 
     init() throws {
-        directory = try TemporaryDirectory()
-        identity = try PeerIdentity.loadOrCreate(directory: directory.child("identity"))
+        directory = try TestDirectory()
+        identity = try PeerIdentity.loadOrCreate(directory: directory.file("identity"))
     }
 
     deinit { directory.remove() }

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import TestSupport
 import Testing
 
 @testable import Replication
@@ -9,9 +10,9 @@ import Testing
 @Suite struct DeviceListTests {
     /// Device keys, made once for the suite (key generation is the slow part).
     static let keys: [PeerIdentity] = {
-        let temp = try! TemporaryDirectory()
+        let temp = try! TestDirectory()
         defer { temp.remove() }
-        return (0..<4).map { try! PeerIdentity.loadOrCreate(directory: temp.child("device-\($0)")) }
+        return (0..<4).map { try! PeerIdentity.loadOrCreate(directory: temp.file("device-\($0)")) }
     }()
     var founder: PeerIdentity { Self.keys[0] }
     var desktop: PeerIdentity { Self.keys[1] }

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import TestSupport
 import Testing
 
 @testable import Replication
@@ -8,17 +9,17 @@ import Testing
 /// again.
 @Suite struct LocalPersonTests {
     @Test func theFirstStartFoundsAPersonAndLaterStartsLoadTheSameOne() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
-        let identity = try PeerIdentity.loadOrCreate(directory: temp.child("identity"))
+        let identity = try PeerIdentity.loadOrCreate(directory: temp.file("identity"))
         let founded: DeviceList
         do {
-            let library = try Library(directory: temp.child("state"), localPeer: identity.peerID)
+            let library = try Library(directory: temp.file("state"), localPeer: identity.peerID)
             defer { library.close() }
             founded = try LocalPerson.loadOrFound(
                 library, identity: identity, deviceName: "laptop", now: 1_000)
         }
-        let library = try Library(directory: temp.child("state"), localPeer: identity.peerID)
+        let library = try Library(directory: temp.file("state"), localPeer: identity.peerID)
         defer { library.close() }
         let loaded = try LocalPerson.loadOrFound(library, identity: identity, deviceName: "other", now: 9_000)
         #expect(loaded.person == founded.person)
@@ -28,24 +29,24 @@ import Testing
     }
 
     @Test func aLibraryOfThePreviousVersionGainsAPersonAndKeepsItsPhotos() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
-        let identity = try PeerIdentity.loadOrCreate(directory: temp.child("identity"))
+        let identity = try PeerIdentity.loadOrCreate(directory: temp.file("identity"))
         let photo: String
         do {
-            let library = try Library(directory: temp.child("state"), localPeer: identity.peerID)
+            let library = try Library(directory: temp.file("state"), localPeer: identity.peerID)
             let data = try library.privateStore.blobs.store(Array("old photo".utf8))
             photo = try library.privateStore.addPhoto(name: "old.jpg", data: data)
             library.close()
         }
         // What schema 6 (the previous version) left: no device lists, no person.
-        let database = try Database(path: temp.child("state/private.sqlite"))
+        let database = try Database(path: temp.file("state/private.sqlite"))
         try database.execute(
             "DROP TABLE device_list_entries; DELETE FROM meta WHERE key = 'local_person'; PRAGMA user_version = 6"
         )
         database.close()
 
-        let library = try Library(directory: temp.child("state"), localPeer: identity.peerID)
+        let library = try Library(directory: temp.file("state"), localPeer: identity.peerID)
         defer { library.close() }
         let list = try LocalPerson.loadOrFound(library, identity: identity, deviceName: "laptop", now: 1_000)
         #expect(list.devices.map(\.id) == [identity.peerID])
@@ -54,24 +55,24 @@ import Testing
     }
 
     @Test func aStoredListThatNoLongerChecksIsReportedNotFoundedAgain() throws {
-        let temp = try TemporaryDirectory()
+        let temp = try TestDirectory()
         defer { temp.remove() }
-        let identity = try PeerIdentity.loadOrCreate(directory: temp.child("identity"))
+        let identity = try PeerIdentity.loadOrCreate(directory: temp.file("identity"))
         let person: PersonID
         do {
-            let library = try Library(directory: temp.child("state"), localPeer: identity.peerID)
+            let library = try Library(directory: temp.file("state"), localPeer: identity.peerID)
             defer { library.close() }
             person = try LocalPerson.loadOrFound(
                 library, identity: identity, deviceName: "laptop", now: 1_000
             ).person
         }
-        let database = try Database(path: temp.child("state/private.sqlite"))
+        let database = try Database(path: temp.file("state/private.sqlite"))
         // One byte of the founding's signature flipped on disk.
         try database.execute(
             "UPDATE device_list_entries SET entry = substr(entry, 1, length(entry) - 1) || x'00'")
         database.close()
 
-        let library = try Library(directory: temp.child("state"), localPeer: identity.peerID)
+        let library = try Library(directory: temp.file("state"), localPeer: identity.peerID)
         defer { library.close() }
         let error = try #require(throws: PersonError.self) {
             try LocalPerson.loadOrFound(library, identity: identity, deviceName: "laptop", now: 2_000)

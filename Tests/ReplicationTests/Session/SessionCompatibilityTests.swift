@@ -1,4 +1,5 @@
 import Store
+import TestSupport
 import Testing
 
 @testable import Replication
@@ -67,10 +68,10 @@ import Testing
         probe.handle(.frame(frame))
         #expect(probe.last.contains(.sharing(frame)))
         #expect(probe.session.state == .active)
-        let directory = try TemporaryDirectory()
+        let directory = try TestDirectory()
         defer { directory.remove() }
-        let identity = try PeerIdentity.loadOrCreate(directory: directory.child("identity"))
-        let library = try Library(directory: directory.child("library"), localPeer: identity.peerID)
+        let identity = try PeerIdentity.loadOrCreate(directory: directory.file("identity"))
+        let library = try Library(directory: directory.file("library"), localPeer: identity.peerID)
         let answer = JoinHandler.answer(frame, from: SessionProbe.participant, library: library)
         #expect(
             try answer.map { try JoinResponse(frame: $0) }

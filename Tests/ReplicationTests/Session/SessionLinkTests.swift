@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import TestSupport
 import Testing
 
 @testable import Replication
@@ -23,7 +24,7 @@ import Testing
         for index in 0..<5 {
             let bytes = (0..<(2_500 + index * 700)).map { UInt8(truncatingIfNeeded: $0 &* (index + 3)) }
             photos.append(
-                try world.owner.addPhoto(name: "p\(index).jpg", bytes: bytes, tags: ["t\(index % 2)"]))
+                try world.owner.addPhoto("p\(index).jpg", bytes: bytes, tags: ["t\(index % 2)"]))
         }
         let zone = try world.share(photos[0])
         for photo in photos.dropFirst() {
@@ -49,7 +50,7 @@ import Testing
 
     @Test func garbageInTheStreamClosesOnlyWithALoggedReason() throws {
         let world = try TwoLibraries()
-        let zone = try world.share(try world.owner.addPhoto(name: "p.jpg", bytes: [1, 2, 3], tags: []))
+        let zone = try world.share(try world.owner.addPhoto("p.jpg", bytes: [1, 2, 3], tags: []))
         let link = world.link(zone: zone, configuration: Self.configuration)
         link.start()
         link.deliverAll()

@@ -10,7 +10,7 @@ import Testing
 @Suite struct StoreEffectsTests {
     @Test func dataAChangeSetLacksIsWantedBeforeTheSetIsReportedApplied() throws {
         let world = try TwoLibraries()
-        let photo = try world.owner.addPhoto(name: "p.jpg", bytes: [1, 2, 3, 4], tags: [])
+        let photo = try world.owner.addPhoto("p.jpg", bytes: [1, 2, 3, 4], tags: [])
         let zone = try world.share(photo)
         let sets = try world.owner.library.privateStore.changes(
             zone: zone, since: try world.participant.library.sharedStore.clock(of: zone), batchSize: 1_000)

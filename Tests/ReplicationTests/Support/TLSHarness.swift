@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Store
 import Support
+import TestSupport
 import Testing
 
 @testable import Replication
@@ -9,7 +10,7 @@ import Testing
 /// Two fresh identities in a private temp directory and a loopback listener whose accepted
 /// sockets are handshaken on their own threads; results arrive on `serverResults`.
 final class TLSHarness: @unchecked Sendable {
-    let temp: TemporaryDirectory
+    let temp: TestDirectory
     let serverIdentity: PeerIdentity
     let clientIdentity: PeerIdentity
     private(set) var listener: TCPListener?
@@ -19,9 +20,9 @@ final class TLSHarness: @unchecked Sendable {
         // OpenSSL writes to sockets with write(2): a peer that went away would kill the test
         // process with SIGPIPE. The daemon ignores it at start; the tests must too.
         signal(SIGPIPE, SIG_IGN)
-        temp = try TemporaryDirectory()
-        serverIdentity = try PeerIdentity.loadOrCreate(directory: temp.child("server"))
-        clientIdentity = try PeerIdentity.loadOrCreate(directory: temp.child("client"))
+        temp = try TestDirectory()
+        serverIdentity = try PeerIdentity.loadOrCreate(directory: temp.file("server"))
+        clientIdentity = try PeerIdentity.loadOrCreate(directory: temp.file("client"))
     }
 
     deinit {

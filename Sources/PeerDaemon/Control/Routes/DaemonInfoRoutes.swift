@@ -3,16 +3,13 @@ import ControlProtocol
 /// `ping`, `id` and `status`: what the daemon is and what it holds, for people and scripts.
 extension ControlRoutes {
     mutating func registerDaemonInfo(_ services: DaemonServices) {
-        register("ping", summary: "check that the daemon answers") { args in
-            try args.allowOnly([])
+        register(.ping) { args in
             return ["pong": true]
         }
-        register("id", summary: "this peer's ID") { args in
-            try args.allowOnly([])
+        register(.id) { args in
             return ["peer_id": .string(services.state.peerID.description)]
         }
-        register("status", summary: "identity, addresses, paths and zones") { args in
-            try args.allowOnly([])
+        register(.status) { args in
             return try Self.status(services)
         }
     }

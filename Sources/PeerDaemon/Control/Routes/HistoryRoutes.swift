@@ -6,8 +6,7 @@ import Store
 extension ControlRoutes {
     mutating func registerHistory(_ services: DaemonServices) {
         let library = services.library
-        register("history", summary: "committed transactions after a token") { args in
-            try args.allowOnly(["since", "store", "exclude_author", "limit"])
+        register(.history) { args in
             let since = try args.optionalInt("since") ?? 0
             guard since >= 0 else {
                 throw ControlError(

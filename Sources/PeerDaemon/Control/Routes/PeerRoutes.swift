@@ -7,12 +7,10 @@ import Store
 extension ControlRoutes {
     mutating func registerPeers(_ services: DaemonServices) {
         let engine = services.replication.engine
-        register("peers", summary: "known peers, connected or not, with traffic and sync state") { args in
-            try args.allowOnly([])
+        register(.peers) { args in
             return .array(engine.peers().map(\.json))
         }
-        register("sync", summary: "sync now; with wait, return once everything is in sync") { args in
-            try args.allowOnly(["wait", "timeout"])
+        register(.sync) { args in
             engine.syncNow()
             guard try args.bool("wait", default: false) else { return ["started": true] }
             let seconds = try args.optionalInt("timeout") ?? 60
@@ -48,12 +46,8 @@ extension ControlRoutes {
             }
             return ["in_sync": true, "unreachable": .array(unreachable)]
         }
-        for (command, pausing) in [("pause", true), ("resume", false)] {
-            register(
-                command, summary: pausing ? "pause replication (all peers, or one)" : "resume replication"
-            ) {
-                args in
-                try args.allowOnly(["peer"])
+        for (command, pausing) in [(ControlCommand.pause, true), (.resume, false)] {
+            register(command) { args in
                 let peer = try args.optionalString("peer").map { try Self.knownPeer($0, engine: engine) }
                 if pausing { engine.pause(peer) } else { engine.resume(peer) }
                 return ["paused": .bool(pausing), "peer_id": peer.map { .string($0.description) } ?? .null]

@@ -6,9 +6,7 @@ import Store
 extension ControlRoutes {
     mutating func registerPhotoEdits(_ services: DaemonServices) {
         let library = services.library
-        registerWithProgress("photo.export", summary: "copy a photo's full-size data to a file") {
-            args, progress in
-            try args.allowOnly(["photo", "file"])
+        registerWithProgress(.photoExport) { args, progress in
             let (reference, file) = (try args.string("photo"), try args.absolutePath("file"))
             let photo = try Self.photo(reference, in: library)
             let destination = Self.exportPath(file, for: photo)
@@ -29,15 +27,13 @@ extension ControlRoutes {
                 "sha256": .string(photo.sha256),
             ]
         }
-        register("photo.rename", summary: "give a photo a new name") { args in
-            try args.allowOnly(["photo", "name"])
+        register(.photoRename) { args in
             let (reference, name) = (try args.string("photo"), try args.string("name"))
             let resolved = try library.resolve(.photo, reference)
             try resolved.store.renamePhoto(resolved.id, to: name)
             return try Self.photo(resolved.id, in: library).json
         }
-        register("photo.delete", summary: "delete a photo, its data, thumbnail and ratings") { args in
-            try args.allowOnly(["photo"])
+        register(.photoDelete) { args in
             let resolved = try library.resolve(.photo, try args.string("photo"))
             try resolved.store.deletePhoto(resolved.id)
             return ["id": .string(resolved.id)]

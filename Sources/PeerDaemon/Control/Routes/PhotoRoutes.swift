@@ -5,9 +5,7 @@ import Store
 extension ControlRoutes {
     mutating func registerPhotos(_ services: DaemonServices) {
         let library = services.library
-        registerWithProgress("photo.add", summary: "add a photo from a file the daemon reads") {
-            args, progress in
-            try args.allowOnly(["file", "name", "thumbnail", "tags", "share"])
+        registerWithProgress(.photoAdd) { args, progress in
             let file = try args.absolutePath("file")
             let thumbnail = try args.optionalAbsolutePath("thumbnail").map {
                 try InputFile.readThumbnail($0, limit: library.limits.maxThumbnailBytes)
@@ -24,8 +22,7 @@ extension ControlRoutes {
             services.logger.debug("photo added", ["photo": String(id.prefix(8))])
             return ["id": .string(id)]
         }
-        register("photo.list", summary: "list photos, optionally of one share or with one tag") { args in
-            try args.allowOnly(["share", "tag"])
+        register(.photoList) { args in
             let tag = try args.optionalString("tag")
             if let share = try args.optionalString("share") {
                 let (store, zone) = try library.zone(named: share)
@@ -33,8 +30,7 @@ extension ControlRoutes {
             }
             return .array(try library.stores.flatMap { try $0.photos(tagName: tag) }.map(\.json))
         }
-        register("photo.show", summary: "one photo with its tags and ratings") { args in
-            try args.allowOnly(["photo"])
+        register(.photoShow) { args in
             return try Self.photo(try args.string("photo"), in: library).json
         }
     }

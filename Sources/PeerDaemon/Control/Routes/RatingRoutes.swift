@@ -5,20 +5,17 @@ import Store
 extension ControlRoutes {
     mutating func registerRatings(_ services: DaemonServices) {
         let library = services.library
-        register("rate", summary: "rate a photo from 1 to 5") { args in
-            try args.allowOnly(["photo", "value"])
+        register(.rate) { args in
             let (reference, value) = (try args.string("photo"), try args.int("value"))
             let photo = try library.resolve(.photo, reference)
             let id = try photo.store.rate(photo: photo.id, value: value)
             return ["id": .string(id)]
         }
-        register("rating.list", summary: "a photo's ratings") { args in
-            try args.allowOnly(["photo"])
+        register(.ratingList) { args in
             let photo = try library.resolve(.photo, try args.string("photo"))
             return .array(try photo.store.ratings(ofPhoto: photo.id).map(\.json))
         }
-        register("rating.delete", summary: "delete a rating") { args in
-            try args.allowOnly(["rating"])
+        register(.ratingDelete) { args in
             let rating = try library.resolve(.rating, try args.string("rating"))
             try rating.store.deleteRating(rating.id)
             return ["id": .string(rating.id)]

@@ -8,8 +8,7 @@ import Store
 extension ControlRoutes {
     mutating func registerTags(_ services: DaemonServices) {
         let library = services.library
-        register("tag.add", summary: "tag a photo with the zone's tag of that name, or a new one") { args in
-            try args.allowOnly(["photo", "name"])
+        register(.tagAdd) { args in
             let (reference, name) = (try args.string("photo"), try args.string("name"))
             let photo = try library.resolve(.photo, reference)
             let tag = try photo.store.tag(photo: photo.id, name: name)
@@ -18,8 +17,7 @@ extension ControlRoutes {
                 "photo": .string(photo.id),
             ]
         }
-        register("tag.toggle", summary: "tag a photo if it lacks the tag, untag it otherwise") { args in
-            try args.allowOnly(["photo", "tag"])
+        register(.tagToggle) { args in
             let (reference, tagReference) = (try args.string("photo"), try args.string("tag"))
             let photo = try library.resolve(.photo, reference)
             let tag = try library.resolveTag(tagReference, forPhoto: photo)
@@ -32,8 +30,7 @@ extension ControlRoutes {
                 "tagged": .bool(tagged),
             ]
         }
-        register("tag.remove", summary: "remove a tag from a photo") { args in
-            try args.allowOnly(["photo", "tag"])
+        register(.tagRemove) { args in
             let (reference, tagReference) = (try args.string("photo"), try args.string("tag"))
             let photo = try library.resolve(.photo, reference)
             let tag = try library.resolveTag(tagReference, forPhoto: photo)
@@ -43,16 +40,14 @@ extension ControlRoutes {
                 "photo": .string(photo.id), "tag": .string(tag.id), "name": name.map(JSON.string) ?? .null,
             ]
         }
-        register("tag.list", summary: "tags with how many photos carry each") { args in
-            try args.allowOnly(["share"])
+        register(.tagList) { args in
             if let share = try args.optionalString("share") {
                 let (store, zone) = try library.zone(named: share)
                 return .array(try store.tags(zone: zone).map(\.json))
             }
             return .array(try library.stores.flatMap { try $0.tags() }.map(\.json))
         }
-        register("tag.delete", summary: "delete a tag and remove it from its photos") { args in
-            try args.allowOnly(["tag"])
+        register(.tagDelete) { args in
             let tag = try library.tag(named: try args.string("tag"))
             let name = try tag.store.tags().first { $0.id == tag.id }?.name
             try tag.store.deleteTag(tag.id)

@@ -3,8 +3,7 @@ import ControlProtocol
 /// `watch`: streams the event bus to the client, one event per line, until it leaves.
 extension ControlRoutes {
     mutating func registerWatch(_ services: DaemonServices) {
-        registerStream("watch", summary: "stream events as they happen") { args, stream in
-            try args.allowOnly(["types"])
+        registerStream(.watch) { args, stream in
             let types = try args.strings("types")
             // Subscribed before the acknowledgement: once a client has read it, no event
             // published afterwards can be missed.

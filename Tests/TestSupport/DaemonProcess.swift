@@ -7,18 +7,18 @@ import Glibc
 ///
 /// Typical use: `let daemon = try DaemonProcess.startReady(in: directory)`, then
 /// `daemon.cli("--json", "status")`, `daemon.send(SIGTERM)`, `daemon.waitForExit()`.
-final class DaemonProcess: @unchecked Sendable {
-    let directory: TestDirectory
-    let stateDirectory: String
-    let socketPath: String
-    let notify: NotifyListener
-    let child: ChildProcess
+public final class DaemonProcess: @unchecked Sendable {
+    public let directory: TestDirectory
+    public let stateDirectory: String
+    public let socketPath: String
+    public let notify: NotifyListener
+    public let child: ChildProcess
     /// The arguments after the harness's own, kept for `restart`.
-    let arguments: [String]
+    public let arguments: [String]
 
     /// The environment every child gets: a private HOME (so no real config is read) and
     /// nothing else from the test process.
-    static func baseEnvironment(_ directory: TestDirectory) -> [String: String] {
+    public static func baseEnvironment(_ directory: TestDirectory) -> [String: String] {
         ["HOME": directory.path, "PATH": "/usr/bin:/bin"]
     }
 
@@ -26,7 +26,7 @@ final class DaemonProcess: @unchecked Sendable {
     /// harness's own `--state-dir`, `--control-socket` and `--listen 127.0.0.1:0`. With a
     /// `launcher` (a command that ends by running the rest of its arguments, such as
     /// `unshare --net …`), that command is run with the daemon's path and arguments.
-    init(
+    public init(
         in directory: TestDirectory, arguments: [String] = [], environment: [String: String] = [:],
         stateDirectory: String? = nil, socketPath: String? = nil, label: String = "peershared",
         launcher: [String] = []
@@ -51,7 +51,7 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     /// Starts `peershared` and waits for READY=1.
-    static func startReady(
+    public static func startReady(
         in directory: TestDirectory, arguments: [String] = [], environment: [String: String] = [:],
         stateDirectory: String? = nil, launcher: [String] = []
     ) throws -> DaemonProcess {
@@ -66,13 +66,13 @@ final class DaemonProcess: @unchecked Sendable {
         child.send(SIGKILL)
     }
 
-    var pid: Int32 { child.pid }
+    public var pid: Int32 { child.pid }
 
-    var stderr: String { child.stderr }
+    public var stderr: String { child.stderr }
 
     /// Waits for READY=1 on the notify socket; fails early, with the log, if the daemon exits.
     @discardableResult
-    func waitUntilReady(timeout: Duration = .seconds(20)) throws -> String {
+    public func waitUntilReady(timeout: Duration = .seconds(20)) throws -> String {
         do {
             return try notify.next(containing: "READY=1", timeout: timeout)
         } catch {
@@ -80,20 +80,22 @@ final class DaemonProcess: @unchecked Sendable {
         }
     }
 
-    func send(_ signal: Int32) { child.send(signal) }
+    public func send(_ signal: Int32) { child.send(signal) }
 
-    func waitForExit(timeout: Duration = .seconds(20)) throws -> Int32 {
+    public func waitForExit(timeout: Duration = .seconds(20)) throws -> Int32 {
         try child.waitForExit(timeout: timeout)
     }
 
     /// Waits until the daemon's stderr contains `text`.
-    func waitForLog(_ text: String, timeout: Duration = .seconds(20)) throws {
+    public func waitForLog(_ text: String, timeout: Duration = .seconds(20)) throws {
         try waitUntil("'\(text)' in the daemon log:\n\(stderr)", timeout: timeout) { stderr.contains(text) }
     }
 
     /// Waits until a line of the daemon's stderr starts with `prefix` and contains every
     /// one of `parts` (metadata order is not part of the contract).
-    func waitForLogLine(_ prefix: String, containing parts: String..., timeout: Duration = .seconds(20))
+    public func waitForLogLine(
+        _ prefix: String, containing parts: String..., timeout: Duration = .seconds(20)
+    )
         throws
     {
         try waitUntil("a line '\(prefix)…\(parts)' in the daemon log:\n\(stderr)", timeout: timeout) {
@@ -104,16 +106,16 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     /// Runs `peershare --socket <this daemon's socket> ARGS…` to completion.
-    func cli(_ arguments: String..., environment: [String: String] = [:]) throws -> CLIResult {
+    public func cli(_ arguments: String..., environment: [String: String] = [:]) throws -> CLIResult {
         try cli(arguments, environment: environment)
     }
 
-    func cli(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIResult {
+    public func cli(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIResult {
         try CLI.run(["--socket", socketPath] + arguments, in: directory, environment: environment)
     }
 
     /// Runs `peershare --json --socket … ARGS…` and parses its stdout; fails unless it exits 0.
-    func json(_ arguments: String...) throws -> JSON {
+    public func json(_ arguments: String...) throws -> JSON {
         let result = try CLI.run(["--json", "--socket", socketPath] + arguments, in: directory)
         guard result.status == 0, let value = JSONLine.decode(Data(result.stdout.utf8)) else {
             throw HarnessError("peershare \(arguments) failed: \(result)")
@@ -122,26 +124,9 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     /// Starts a long-running `peershare` (such as `watch`) against this daemon.
-    func startCLI(_ arguments: String..., label: String) throws -> ChildProcess {
+    public func startCLI(_ arguments: String..., label: String) throws -> ChildProcess {
         try ChildProcess(
             executable: try Products.path("peershare"), arguments: ["--socket", socketPath] + arguments,
             environment: Self.baseEnvironment(directory), directory: directory, label: label)
-    }
-}
-
-/// Runs the real `peershare`.
-enum CLI {
-    static func run(
-        _ arguments: [String], in directory: TestDirectory, environment: [String: String] = [:],
-        timeout: Duration = .seconds(20)
-    ) throws -> CLIResult {
-        let label = "peershare-\(UUID().uuidString.prefix(8))"
-        let env = DaemonProcess.baseEnvironment(directory).merging(environment) { _, given in given }
-        let child = try ChildProcess(
-            executable: try Products.path("peershare"), arguments: arguments, environment: env,
-            directory: directory,
-            label: label)
-        let status = try child.waitForExit(timeout: timeout)
-        return CLIResult(status: status, stdout: child.stdout, stderr: child.stderr)
     }
 }

@@ -3,15 +3,15 @@ import Glibc
 
 /// A test-owned `$NOTIFY_SOCKET`: a datagram socket that collects what the daemon tells
 /// its service manager (READY=1, STATUS=…, RELOADING=1, STOPPING=1, WATCHDOG=1).
-final class NotifyListener: @unchecked Sendable {
+public final class NotifyListener: @unchecked Sendable {
     /// The value to pass as `$NOTIFY_SOCKET` (a path, or `@name` for an abstract socket).
-    let address: String
+    public let address: String
     private let fd: Int32
     private var received: [String] = []
     private var cursor = 0
 
     /// Binds at `path`, or at an abstract name when `abstract` is true.
-    init(path: String, abstract: Bool = false) throws {
+    public init(path: String, abstract: Bool = false) throws {
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -30,7 +30,7 @@ final class NotifyListener: @unchecked Sendable {
     deinit { close(fd) }
 
     /// Every message received so far, in order.
-    var messages: [String] {
+    public var messages: [String] {
         drain(timeoutMilliseconds: 0)
         return received
     }
@@ -38,7 +38,7 @@ final class NotifyListener: @unchecked Sendable {
     /// Waits for the next message (after those already returned by `next`) that contains
     /// the line `line`, and returns it.
     @discardableResult
-    func next(containing line: String, timeout: Duration = .seconds(20)) throws -> String {
+    public func next(containing line: String, timeout: Duration = .seconds(20)) throws -> String {
         let deadline = ContinuousClock.now + timeout
         while true {
             while cursor < received.count {

@@ -4,8 +4,8 @@ import Foundation
 ///
 /// `swift test` builds every product of the package into the same directory as the test
 /// binary (`.build/debug/`), so the real executables are tested, not a library copy.
-enum Products {
-    static func path(_ name: String) throws -> String {
+public enum Products {
+    public static func path(_ name: String) throws -> String {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var directory = executable.deletingLastPathComponent()
         // On Linux the test binary is `.build/debug/<Package>PackageTests.xctest`; on other

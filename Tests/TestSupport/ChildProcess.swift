@@ -11,16 +11,16 @@ import Glibc
 /// `Process.run()` (Swift 6.3.1) intermittently crashes the whole test process with a
 /// SIGSEGV, over-reading `struct dirent` while it lists /proc/self/fd
 /// (swiftlang/swift-corelibs-foundation#5472), and these tests start hundreds of processes.
-final class ChildProcess: @unchecked Sendable {
-    let pid: pid_t
-    let stdoutPath: String
-    let stderrPath: String
+public final class ChildProcess: @unchecked Sendable {
+    public let pid: pid_t
+    public let stdoutPath: String
+    public let stderrPath: String
     private let name: String
     private let lock = NSLock()
     /// The raw `waitpid` status once the child has been reaped.
     private var reaped: Int32?
 
-    init(
+    public init(
         executable: String, arguments: [String], environment: [String: String], directory: TestDirectory,
         label: String
     ) throws {
@@ -73,12 +73,12 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    public var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
 
-    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
     /// Whether the child has not exited yet (reaps it when it has).
-    var isRunning: Bool {
+    public var isRunning: Bool {
         lock.withLock {
             guard reaped == nil else { return false }
             var status: Int32 = 0
@@ -89,7 +89,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Sends `signal`, unless the child has already been reaped (its PID may be reused).
-    func send(_ signal: Int32) {
+    public func send(_ signal: Int32) {
         lock.withLock {
             if reaped == nil { kill(pid, signal) }
         }
@@ -97,7 +97,7 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Waits for the process to end and returns its exit status; a death by signal is a
     /// harness error that shows stderr.
-    func waitForExit(timeout: Duration = .seconds(20)) throws -> Int32 {
+    public func waitForExit(timeout: Duration = .seconds(20)) throws -> Int32 {
         try waitUntil("\(name) to exit", timeout: timeout) { !isRunning }
         let status = lock.withLock { reaped ?? 0 }
         let signal = status & 0x7F
@@ -133,13 +133,4 @@ private enum SpawnExtensions {
         let function = try lookUp("posix_spawn_file_actions_addchdir_np", as: ChangeDirectory.self)
         guard function(actions, path) == 0 else { throw HarnessError("addchdir_np failed") }
     }
-}
-
-/// What one CLI run produced.
-struct CLIResult: Sendable, CustomStringConvertible {
-    let status: Int32
-    let stdout: String
-    let stderr: String
-
-    var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
 }
