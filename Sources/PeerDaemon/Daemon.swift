@@ -118,9 +118,7 @@ final class Daemon: Sendable {
 
     /// Blocks until `stop` has finished.
     func waitUntilStopped() {
-        stopped.withLock { stopped in
-            while !stopped { self.stopped.condition.wait() }
-        }
+        stopped.wait(until: { $0 })
     }
 
     /// Re-reads the config file and flags; applies what can change live (log level,
@@ -171,10 +169,7 @@ final class Daemon: Sendable {
         library.close()
         lock.release()
         logger.info("stopped")
-        stopped.withLock { stopped in
-            stopped = true
-            self.stopped.condition.broadcast()
-        }
+        stopped.update { $0 = true }
     }
 
     private var statusLine: String {

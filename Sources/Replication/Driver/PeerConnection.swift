@@ -50,7 +50,6 @@ final class PeerConnection: @unchecked Sendable {
     let bytesOut = Atomic<Int>(0)
     /// How the reader ended, for a clearer reason when a write fails first.
     private let readerFailure = Guarded<TLSError?>(nil)
-    private var readerEnded: Condition { readerFailure.condition }
     private let finished = Condition()
     private var isFinished = false
 
@@ -143,10 +142,7 @@ final class PeerConnection: @unchecked Sendable {
                 lastReceivedAt.store(HybridLogicalClock.wallMilliseconds(), ordering: .relaxed)
                 guard inbox.postBytes(bytes) else { return }
             case .failure(let error):
-                readerFailure.withLock {
-                    $0 = error
-                    readerEnded.broadcast()
-                }
+                readerFailure.update { $0 = error }
                 inbox.post(
                     .transportEnded(error == .closed ? "the connection was closed here" : error.description))
                 return
@@ -302,13 +298,7 @@ final class PeerConnection: @unchecked Sendable {
     /// A write fails when the peer is gone, but the reason (a TLS alert refusing our
     /// identity, typically) reaches the reader: waits briefly for it and prefers it.
     private func explain(writeFailure: String) -> String {
-        let deadline = ContinuousClock.now + .seconds(1)
-        let failure = readerFailure.withLock { failure -> TLSError? in
-            while failure == nil && ContinuousClock.now < deadline {
-                readerEnded.wait(timeout: deadline - .now)
-            }
-            return failure
-        }
+        let failure = readerFailure.wait(until: { $0 != nil }, timeout: .seconds(1))
         if let failure, case .rejectedByPeer = failure { return failure.description }
         return writeFailure
     }

@@ -51,17 +51,13 @@ final class MembershipUpkeep: Sendable {
 
     /// Asks for a round now (after the one under way, if any).
     func kick() {
-        control.withLock { control in
-            control.kicked = true
-            self.control.condition.broadcast()
-        }
+        control.update { $0.kicked = true }
     }
 
     /// Ends the thread after the round under way, waiting for it.
     func stop() {
-        let thread = control.withLock { control -> IOThread? in
+        let thread = control.update { control -> IOThread? in
             control.stopped = true
-            self.control.condition.broadcast()
             return control.thread
         }
         thread?.join()
@@ -72,16 +68,12 @@ final class MembershipUpkeep: Sendable {
     private func run() {
         while !isStopped {
             round()
-            let deadline = ContinuousClock.now + interval
-            let goOn = control.withLock { control -> Bool in
-                while !control.kicked && !control.stopped {
-                    let left = deadline - .now
-                    if left <= .zero { break }
-                    self.control.condition.wait(timeout: left)
-                }
-                control.kicked = false
-                return !control.stopped
-            }
+            let goOn = control.wait(
+                until: { $0.kicked || $0.stopped }, timeout: interval,
+                then: { control in
+                    control.kicked = false
+                    return !control.stopped
+                })
             guard goOn else { return }
         }
     }
