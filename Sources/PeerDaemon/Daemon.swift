@@ -68,11 +68,19 @@ final class Daemon: Sendable {
             stateDirectory: settings.stateDirectory, localPeer: identity.peerID,
             limits: settings.limits.store,
             logger: logger)
+        let person: DeviceList
+        do {
+            person = try LocalPerson.loadOrFound(
+                library, identity: identity, deviceName: Self.hostName(),
+                now: UInt64(HybridLogicalClock.wallMilliseconds()))
+        } catch {
+            throw .library(directory: settings.stateDirectory + "/library", reason: "\(error)")
+        }
         HistoryPublisher.publish(library, on: bus)
         self.library = LibraryHandle(library)
         listener = try Self.listen(on: settings.listen)
         let state = DaemonState(
-            peerID: identity.peerID, pid: getpid(),
+            peerID: identity.peerID, personID: person.person, pid: getpid(),
             listenAddress: PeerAddress(host: listener.host, port: listener.port), settings: settings,
             configFile: loader.configFile)
         self.state = state
@@ -95,7 +103,7 @@ final class Daemon: Sendable {
         logger.info(
             "peershared \(PeerShareVersion.string) ready",
             [
-                "peer": identity.peerID.short, "listen": listener.address,
+                "peer": identity.peerID.short, "person": person.person.short, "listen": listener.address,
                 "advertise": advertised.map(\.description).joined(separator: ","),
                 "control_socket": settings.controlSocket, "state_dir": settings.stateDirectory,
             ])
@@ -197,5 +205,16 @@ final class Daemon: Sendable {
         } catch {
             throw .stateDirectory(SystemCallError("mkdir", path, code: EACCES))
         }
+    }
+}
+
+extension Daemon {
+    /// This machine's host name: the name a new person's first device gets.
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "device" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty
+            ? "device" : String(name.utf8.prefix(DeviceListEntry.maximumNameBytes)) ?? "device"
     }
 }

@@ -9,6 +9,8 @@ import Synchronization
 /// Shared read-mostly by command handlers; the only mutation is `update(settings:)`.
 final class DaemonState: Sendable {
     let peerID: PeerID
+    /// The person this device belongs to (founded on first start).
+    let personID: PersonID
     let pid: Int32
     let startedAt: ContinuousClock.Instant
     let listenAddress: PeerAddress
@@ -18,10 +20,12 @@ final class DaemonState: Sendable {
     private let interfaces: @Sendable () -> [InterfaceAddress]
 
     init(
-        peerID: PeerID, pid: Int32, listenAddress: PeerAddress, settings: DaemonSettings, configFile: String?,
+        peerID: PeerID, personID: PersonID, pid: Int32, listenAddress: PeerAddress, settings: DaemonSettings,
+        configFile: String?,
         interfaces: @escaping @Sendable () -> [InterfaceAddress] = InterfaceAddress.current
     ) {
         self.peerID = peerID
+        self.personID = personID
         self.pid = pid
         self.startedAt = .now
         self.listenAddress = listenAddress

@@ -64,12 +64,15 @@ import Testing
         let directory = try TestDirectory()
         let daemon = try DaemonProcess.startReady(in: directory)
         let peerID = try #require(try daemon.json("id")["peer_id"]?.stringValue)
+        let personID = try #require(try daemon.json("id")["person_id"]?.stringValue)
         let id = try daemon.cli("id")
         #expect(id.status == 0)
         #expect(id.stdout == peerID + "\n")
         let status = try daemon.cli("status")
         #expect(status.status == 0)
-        #expect(status.stdout.hasPrefix("peer ID         \(peerID)\nlisten          127.0.0.1:"))
+        #expect(
+            status.stdout.hasPrefix(
+                "peer ID         \(peerID)\nperson ID       \(personID)\nlisten          127.0.0.1:"))
         #expect(status.stdout.contains("\ncontrol socket  \(daemon.socketPath)\n"))
         #expect(
             status.stdout.hasSuffix(

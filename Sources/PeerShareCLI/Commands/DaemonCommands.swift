@@ -18,6 +18,7 @@ enum DaemonCommands {
         let zones = result["zones"]?.arrayValue ?? []
         return Formatting.table([
             ("peer ID", Formatting.text(result["peer_id"])),
+            ("person ID", Formatting.text(result["person_id"])),
             ("listen", Formatting.text(result["listen"])),
             ("advertise", advertised(result)),
             ("control socket", Formatting.text(result["control_socket"])),

@@ -7,7 +7,10 @@ extension ControlRoutes {
             return ["pong": true]
         }
         register(.id) { args in
-            return ["peer_id": .string(services.state.peerID.description)]
+            return [
+                "peer_id": .string(services.state.peerID.description),
+                "person_id": .string(services.state.personID.description),
+            ]
         }
         register(.status) { args in
             return try Self.status(services)
@@ -21,6 +24,7 @@ extension ControlRoutes {
         let advertised = state.advertiseAddresses.map { JSON.string($0.description) }
         return [
             "peer_id": .string(state.peerID.description),
+            "person_id": .string(state.personID.description),
             "listen": .string(state.listenAddress.description),
             "advertise": advertised.first ?? .null,
             "advertise_all": .array(advertised),
