@@ -117,7 +117,7 @@ import Testing
         let directory = try TestDirectory()
         let daemon = try DaemonProcess.startReady(in: directory)
         let id = try daemon.json("id")
-        #expect(id.objectValue.map { Set($0.keys) } == ["peer_id"])
+        #expect(id.objectValue.map { Set($0.keys) } == ["peer_id", "person_id"])
         let peerID = try #require(id["peer_id"]?.stringValue)
         #expect(peerID.count == 63)
 
@@ -125,7 +125,7 @@ import Testing
         let keys = try #require(status.objectValue.map { Set($0.keys) })
         #expect(
             keys == [
-                "peer_id", "listen", "advertise", "advertise_all", "control_socket", "state_dir",
+                "peer_id", "person_id", "listen", "advertise", "advertise_all", "control_socket", "state_dir",
                 "config_file", "pid",
                 "uptime",
                 "log_level", "version", "watchers", "zones", "photos", "tags",
