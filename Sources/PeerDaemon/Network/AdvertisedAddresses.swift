@@ -42,7 +42,7 @@ enum AdvertisedAddresses {
     }
 
     /// Whether `host` is a wildcard address, which no peer can dial.
-    static func isWildcard(_ host: String) -> Bool { wildcardFamily(host) != nil }
+    static func isWildcard(_ host: String) -> Bool { PeerAddress(host: host, port: 0).isWildcard }
 
     /// Not a wildcard, loopback, link-local, multicast or broadcast address.
     private static func isRoutable(_ entry: InterfaceAddress) -> Bool {

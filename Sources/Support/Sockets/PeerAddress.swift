@@ -1,3 +1,5 @@
+import Glibc
+
 /// Where a peer listens, `HOST:PORT` (`127.0.0.1:7733`, `[::1]:0`,
 /// `photos.example.org:7733`): the one type, parser and format of an address, whether a
 /// setting or flag gives it, a share URL carries it, a peer announces it or a store keeps it.
@@ -54,5 +56,19 @@ extension PeerAddress {
     /// or slash (which no name or literal has, and which would garble a URL or a log line).
     public static func isPlausibleHost(_ host: some StringProtocol) -> Bool {
         !host.isEmpty && !host.contains(where: { $0.isWhitespace || $0 == "/" })
+    }
+}
+
+extension PeerAddress {
+    /// True for a host meaning "every interface" (`0.0.0.0`, `::` in any spelling, `*`),
+    /// which another machine cannot dial: the one wildcard rule of the engine and the daemon.
+    public var isWildcard: Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if bare == "*" { return true }
+        var v4 = in_addr()
+        if inet_pton(AF_INET, bare, &v4) == 1 { return v4.s_addr == 0 }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, bare, &v6) == 1 else { return false }
+        return withUnsafeBytes(of: &v6) { $0.allSatisfy { $0 == 0 } }
     }
 }

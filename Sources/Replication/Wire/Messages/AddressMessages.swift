@@ -57,10 +57,3 @@ public struct Addresses: WireMessage {
 
     public var encodedSizeHint: Int { 1 + addresses.count * 40 }
 }
-
-extension PeerAddress {
-    /// True for `0.0.0.0` and `::`: "every interface", which another machine cannot dial.
-    public var isWildcard: Bool {
-        host == "0.0.0.0" || host == "::" || host == "[::]" || host == "*"
-    }
-}
