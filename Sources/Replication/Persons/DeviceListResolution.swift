@@ -27,7 +27,12 @@ struct DeviceListResolution {
         for entry in list.entries {
             if let device = entry.action.addedDevice { adds[device.id, default: []].append(entry) }
         }
-        for key in adds.keys { adds[key]!.sort { depth[$0.hash]! < depth[$1.hash]! } }
+        for key in adds.keys {
+            adds[key]!.sort { a, b in
+                depth[a.hash]! != depth[b.hash]!
+                    ? depth[a.hash]! < depth[b.hash]! : a.hash.lexicographicallyPrecedes(b.hash)
+            }
+        }
         func seniority(_ device: PeerID) -> (Int, [UInt8]) {
             (adds[device]?.first.map { depth[$0.hash]! } ?? .max, device.bytes)
         }
@@ -79,21 +84,29 @@ struct DeviceListResolution {
             guard let added = entry.action.addedDevice, !removed.contains(added.id),
                 !result.contains(where: { $0.id == added.id })
             else { continue }
-            // The newest rename that no other rename of the device follows.
-            let renames = valid.filter {
-                if case .rename(let device, _) = $0.action { return device == added.id } else { return false }
+            // Concurrent adds of one device are one device: the shallowest gives its place,
+            // and the newest naming (add or rename) that no other naming follows its name.
+            let namings = valid.filter {
+                switch $0.action {
+                case .rename(let device, _): device == added.id
+                default: $0.action.addedDevice?.id == added.id
+                }
             }
-            let latest = renames.filter { r in
-                !renames.contains { $0 != r && list.isInPast(r.hash, of: $0.hash) }
+            let latest = namings.filter { n in
+                !namings.contains { $0 != n && list.isInPast(n.hash, of: $0.hash) }
             }
             .max { a, b in
                 a.createdAt != b.createdAt
                     ? a.createdAt < b.createdAt : a.hash.lexicographicallyPrecedes(b.hash)
-            }
-            var name = added.name
-            if let latest, case .rename(_, let newName) = latest.action { name = newName }
-            result.append(
-                Device(id: added.id, name: name, certificate: added.certificate, depth: depth[entry.hash]!))
+            }!
+            let name: String =
+                switch latest.action {
+                case .rename(_, let newName): newName
+                default: latest.action.addedDevice!.name
+                }
+            let shallowest = namings.compactMap { $0.action.addedDevice == nil ? nil : depth[$0.hash]! }
+                .min()!
+            result.append(Device(id: added.id, name: name, certificate: added.certificate, depth: shallowest))
         }
         devices = result.sorted { senior($0.id, $1.id) }
     }

@@ -149,7 +149,7 @@ import Testing
     @Test func randomHistoriesResolveTheSameEverywhere() throws {
         let seed = SeededRandom.chooseSeed()
         var rng = SeededRandom(seed: seed)
-        for _ in 0..<20 { try randomHistory(&rng, seed: seed) }
+        for _ in 0..<200 { try randomHistory(&rng, seed: seed) }
     }
 
     private func randomHistory(_ rng: inout SeededRandom, seed: UInt64) throws {
