@@ -1,0 +1,443 @@
+#!/usr/bin/env python3
+"""One change reaching every participant of a zone (SPEC §11): 1 owner + 50 participants,
+all real release `peershared` daemons on 127.0.0.1, for scripts/bench.
+
+    scripts/bench-fanout.py --bin=DIR [--participants=50] [--rounds=30] [--quick]
+                            [--markdown=FILE] [--round-timeout=10] [--first-timeout=30]
+
+--quick: 5 participants (6 daemons) and 5 rounds, a smoke test of the script.
+--markdown: appends this script's rows to FILE in the daemon table's columns (the table's
+header first when FILE is empty), as scripts/bench-daemon.py writes its table.
+
+Set-up: the daemons start in parallel (port 0, each its own state dir and control socket,
+READY=1 on a datagram socket of ours); the owner adds one photo and shares it with public
+permission read-write; the participants accept the URL (8 at a time, retried while the
+owner answers owner_busy) and `sync` with `wait` until each holds the photo and its data.
+Each round then adds a new tag to the photo at the writer, over its control socket, and
+times the tag's arrival at every other participant from `history` events on a `watch`
+stream opened on each before the rounds (so no polling latency). Times are from just
+before the writer's request is sent; the writer's own response time is reported too.
+
+(a) The owner online writes. (b) The owner stopped (SIGTERM), the first participant writes
+and the 49 others must see it. A round that does not reach every target within its bounded
+wait ends the variant: its rows say "not reached: N of M after T s". One unmeasured warm-up
+round precedes each variant's rounds (with --first-timeout: in (b) participants may first
+have to find each other).
+
+Every wait is bounded. Daemons run in one process group of their own and get SIGTERM when
+this script dies (PR_SET_PDEATHSIG); atexit and SIGTERM/SIGINT/SIGHUP handlers stop them all
+and remove the temp dirs, on every exit path.
+"""
+import atexit, ctypes, json, math, os, selectors, shutil, signal, socket, subprocess, sys, tempfile, time
+from concurrent.futures import ThreadPoolExecutor
+
+ARGS = dict(a.split("=", 1) if "=" in a else (a, "1") for a in sys.argv[1:])
+QUICK = "--quick" in ARGS
+BIN = ARGS.get("--bin", ".build/release")
+PARTICIPANTS = int(ARGS.get("--participants", "5" if QUICK else "50"))
+ROUNDS = int(ARGS.get("--rounds", "5" if QUICK else "30"))
+ROUND_TIMEOUT = float(ARGS.get("--round-timeout", "10"))
+FIRST_TIMEOUT = float(ARGS.get("--first-timeout", "30"))
+GAP = float(ARGS.get("--gap", "0.25"))  # between rounds: acknowledgements settle
+WORK = tempfile.mkdtemp(prefix="peershare-bench-fanout-")
+DAEMONS = []
+PGID = None
+LIBC = ctypes.CDLL(None, use_errno=True)
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+T0 = time.monotonic()
+
+
+def log(*a):
+    print(f"bench-fanout [{time.monotonic() - T0:6.1f} s]:", *a, file=sys.stderr, flush=True)
+
+
+def loadavg():
+    return " ".join(open("/proc/loadavg").read().split()[:3])
+
+
+def cleanup():
+    alive = [d.proc for d in DAEMONS if d.proc and d.proc.poll() is None]
+    if PGID is not None:
+        try:
+            os.killpg(PGID, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    deadline = time.monotonic() + 15
+    for p in alive:
+        try:
+            p.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            pass
+    if PGID is not None:
+        try:
+            os.killpg(PGID, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    for p in alive:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    if "--keep" in ARGS:
+        log(f"kept {WORK}")
+    else:
+        shutil.rmtree(WORK, ignore_errors=True)
+
+
+atexit.register(cleanup)
+for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    signal.signal(sig, lambda s, f: sys.exit(128 + s))
+
+
+def die_with_parent():
+    LIBC.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+class Refused(RuntimeError):
+    def __init__(self, command, error):
+        super().__init__(f"{command}: {error}")
+        self.code = (error or {}).get("code")
+
+
+class Daemon:
+    """One peershared with its own state dir and control socket."""
+
+    def __init__(self, name):
+        self.name = name
+        self.dir = os.path.join(WORK, name)
+        os.makedirs(self.dir)
+        self.sock = os.path.join(self.dir, "control.sock")
+        self.proc = None
+        self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.notify.bind(os.path.join(self.dir, "notify.sock"))
+        self.notify.setblocking(False)
+
+    def spawn(self):
+        """From the main thread only (PR_SET_PDEATHSIG follows the spawning thread)."""
+        global PGID
+        env = dict(os.environ, NOTIFY_SOCKET=os.path.join(self.dir, "notify.sock"))
+        with open(os.path.join(self.dir, "peershared.log"), "ab") as logf:
+            self.proc = subprocess.Popen(
+                [f"{BIN}/peershared", "--state-dir", os.path.join(self.dir, "state"), "--control-socket",
+                 self.sock, "--listen", "127.0.0.1:0"], stdin=subprocess.DEVNULL, stdout=logf, stderr=logf,
+                env=env, process_group=0 if PGID is None else PGID, preexec_fn=die_with_parent)
+        DAEMONS.append(self)
+        if PGID is None:
+            PGID = self.proc.pid
+
+    def request(self, command, args=None, timeout=20):
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.settimeout(timeout)
+            s.connect(self.sock)
+            s.sendall((json.dumps({"id": 1, "command": command, "args": args or {}}) + "\n").encode())
+            buf = b""
+            while not buf.endswith(b"\n"):
+                chunk = s.recv(65536)
+                if not chunk:
+                    raise RuntimeError(f"{self.name}: {command}: connection closed without an answer")
+                buf += chunk
+        resp = json.loads(buf)
+        if not resp.get("ok"):
+            raise Refused(f"{self.name}: {command}", resp.get("error"))
+        return resp["result"]
+
+    def stop(self, timeout=15):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            log(f"{self.name} did not stop within {timeout} s of SIGTERM; killing it")
+            self.proc.kill()
+            self.proc.wait()
+
+    def cpu_seconds(self):
+        fields = open(f"/proc/{self.proc.pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+    def status_field(self, key):
+        for line in open(f"/proc/{self.proc.pid}/status"):
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+        return None
+
+
+def start_all(daemons, timeout=180):
+    """Spawns every daemon at once, then waits for each READY=1."""
+    t0 = time.monotonic()
+    for d in daemons:
+        d.spawn()
+    waiting = {d.notify.fileno(): d for d in daemons}
+    sel = selectors.DefaultSelector()
+    for d in daemons:
+        sel.register(d.notify, selectors.EVENT_READ, d)
+    deadline = t0 + timeout
+    ready = 0
+    while waiting:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(f"{len(waiting)} of {len(daemons)} daemons sent no READY=1 within {timeout} s "
+                               f"(logs under {WORK}; run with --keep to keep them)")
+        for key, _ in sel.select(min(left, 5)):
+            d = key.data
+            msg = d.notify.recv(4096).decode(errors="replace")
+            if "READY=1" in msg.split("\n") and d.notify.fileno() in waiting:
+                del waiting[d.notify.fileno()]
+                sel.unregister(d.notify)
+                ready += 1
+                if ready % 10 == 0 or not waiting:
+                    log(f"{ready} of {len(daemons)} daemons ready")
+        for d in waiting.values():
+            if d.proc.poll() is not None:
+                raise RuntimeError(f"{d.name} exited with {d.proc.returncode} before READY=1 (log: {d.dir})")
+    sel.close()
+    for d in daemons:
+        d.notify.close()
+    return time.monotonic() - t0
+
+
+def accept_all(participants, url, share, timeout=180):
+    """Each participant accepts the URL and syncs until it holds the photo with its data."""
+    deadline = time.monotonic() + timeout
+    done = []
+
+    def join(d):
+        delay = 0.05
+        while True:
+            try:
+                d.request("accept", {"url": url}, timeout=60)
+                break
+            except Refused as e:
+                if e.code != "owner_busy" or time.monotonic() + delay > deadline:
+                    raise
+                time.sleep(delay)  # the owner asked us to come back later
+                delay = min(delay * 2, 1.0)
+        left = max(1, int(deadline - time.monotonic()))
+        d.request("sync", {"wait": True, "timeout": left}, timeout=left + 10)
+        photos = d.request("photo.list", {"share": share})
+        if len(photos) != 1 or photos[0].get("pending"):
+            raise RuntimeError(f"{d.name} said it was in sync but holds {photos}")
+        done.append(d)
+        if len(done) % 10 == 0 or len(done) == len(participants):
+            log(f"{len(done)} of {len(participants)} participants hold the photo")
+
+    with ThreadPoolExecutor(8) as pool:
+        for f in [pool.submit(join, d) for d in participants]:
+            f.result()
+
+
+class Watch:
+    """A `watch` stream of history events on one daemon's control socket."""
+
+    def __init__(self, daemon, zone):
+        self.daemon, self.zone = daemon, zone
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(20)
+        self.sock.connect(daemon.sock)
+        self.sock.sendall(b'{"id": "w", "command": "watch", "args": {"types": ["history"]}}\n')
+        self.buf = b""
+        while b"\n" not in self.buf:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise RuntimeError(f"{daemon.name}: watch closed at once")
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        if not json.loads(line).get("ok"):
+            raise RuntimeError(f"{daemon.name}: watch refused: {line!r}")
+        self.sock.setblocking(False)
+        self.links = {}  # photo_tag ID -> monotonic time its history event was read
+
+    def read(self, now):
+        try:
+            chunk = self.sock.recv(1 << 20)
+        except BlockingIOError:
+            return
+        if not chunk:
+            raise RuntimeError(f"{self.daemon.name}: its watch stream ended")
+        self.buf += chunk
+        *lines, self.buf = self.buf.split(b"\n")
+        for line in lines:
+            event = json.loads(line).get("event") or {}
+            if event.get("type") != "history":
+                continue
+            for change in event["data"].get("changes", []):
+                if change.get("entity") == "photo_tag" and change.get("zone") == self.zone:
+                    self.links.setdefault(change["id"], now)
+
+
+def one_round(writer, watches, photo, name, timeout):
+    """Adds tag `name` at the writer; returns (response s, arrival s per watch or None)."""
+    sel = selectors.DefaultSelector()
+    for w in watches:
+        sel.register(w.sock, selectors.EVENT_READ, w)
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    conn.connect(writer.sock)
+    conn.setblocking(False)
+    sel.register(conn, selectors.EVENT_READ, None)
+    request = json.dumps({"id": 1, "command": "tag.add", "args": {"photo": photo, "name": name}}) + "\n"
+    reply, link, responded = b"", None, None
+    t_send = time.monotonic()
+    conn.sendall(request.encode())
+    deadline = t_send + timeout
+    try:
+        while True:
+            if link and all(link in w.links for w in watches):
+                break
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            for key, _ in sel.select(left):
+                now = time.monotonic()
+                if key.data is not None:
+                    key.data.read(now)
+                    continue
+                chunk = conn.recv(65536)
+                if not chunk:
+                    raise RuntimeError(f"{writer.name}: tag.add: connection closed without an answer")
+                reply += chunk
+                if reply.endswith(b"\n"):
+                    resp = json.loads(reply)
+                    if not resp.get("ok"):
+                        raise Refused(f"{writer.name}: tag.add", resp.get("error"))
+                    responded = now - t_send
+                    link = f"{photo}/{resp['result']['id']}"
+                    sel.unregister(conn)
+    finally:
+        sel.close()
+        conn.close()
+    if link is None:
+        raise TimeoutError(f"{writer.name} did not answer tag.add within {timeout} s")
+    arrivals = [w.links[link] - t_send if link in w.links else None for w in watches]
+    return responded, arrivals
+
+
+def percentile(values, p):
+    """Nearest rank: with fewer than 100 values, p99 is the maximum."""
+    s = sorted(values)
+    return s[max(0, math.ceil(p / 100 * len(s)) - 1)]
+
+
+def run_variant(label, writer, targets, photo, cpu_daemons):
+    watches = [Watch(d, ZONE) for d in targets]
+    log(f"{label}: watching {len(watches)} participants; warm-up round (not counted, ≤ {FIRST_TIMEOUT:.0f} s)")
+    load = loadavg()
+    result = {"label": label, "load": load, "targets": len(targets), "rounds": [], "failure": None}
+    _, arrivals = one_round(writer, watches, photo, f"fanout-{label[:1]}-warmup", FIRST_TIMEOUT)
+    missing = sum(a is None for a in arrivals)
+    if missing:
+        result["failure"] = (f"not reached: {len(targets) - missing} of {len(targets)} after "
+                             f"{FIRST_TIMEOUT:.0f} s (warm-up round)")
+        log(f"{label}: {result['failure']}")
+        return result
+    cpu0 = [d.cpu_seconds() for d in cpu_daemons]
+    wall0 = time.monotonic()
+    for r in range(ROUNDS):
+        time.sleep(GAP)
+        responded, arrivals = one_round(writer, watches, photo, f"fanout-{label[:1]}-{r:03d}", ROUND_TIMEOUT)
+        got = sorted(a for a in arrivals if a is not None)
+        if len(got) < len(targets):
+            result["failure"] = (f"not reached: {len(got)} of {len(targets)} after {ROUND_TIMEOUT:.0f} s "
+                                 f"(round {r + 1} of {ROUNDS})")
+            log(f"{label}: {result['failure']}")
+            break
+        result["rounds"].append({"response": responded, "first": got[0], "median": got[len(got) // 2],
+                                 "last": got[-1]})
+        log(f"{label} round {r + 1}/{ROUNDS}: first {got[0] * 1000:.1f} ms, all {got[-1] * 1000:.1f} ms "
+            f"(writer answered after {responded * 1000:.1f} ms)")
+    result["cpu"] = [d.cpu_seconds() - c for d, c in zip(cpu_daemons, cpu0)]
+    result["wall"] = time.monotonic() - wall0
+    result["load_after"] = loadavg()
+    for w in watches:
+        w.sock.close()
+    return result
+
+
+def ms(v):
+    return f"{v * 1000:.1f} ms"
+
+
+def rows_for(result):
+    """(figure, target, measured, syncthing, ratio, limit) rows, as bench-daemon.py's."""
+    rounds = result["rounds"]
+    n = len(rounds)
+    who = result["label"]
+    figure = f"one tag visible at all {result['targets']} other participants, {who}"
+    if not rounds:
+        return [(figure, "p50 ≤ 25 ms, p99 ≤ 60 ms", f"{result['failure']}; load {result['load']}", "—", "—", "—")]
+    last = [r["last"] for r in rounds]
+    first = [r["first"] for r in rounds]
+    resp = [r["response"] for r in rounds]
+    p99_note = " = max" if n < 100 else ""
+    text = (f"p50 {ms(percentile(last, 50))}, p99{p99_note} {ms(percentile(last, 99))}, min {ms(min(last))}, "
+            f"max {ms(max(last))} over {n} rounds")
+    if result["failure"]:
+        text += f"; then {result['failure']}"
+    text += (f"; first participant (one hop) p50 {ms(percentile(first, 50))}, max {ms(max(first))}; "
+             f"writer's answer p50 {ms(percentile(resp, 50))}; load {result['load']}")
+    return [(figure, "p50 ≤ 25 ms, p99 ≤ 60 ms", text, "—", "—",
+             f"one loopback hop + one SQLite commit per receiver, ~1–2 ms; 2 cores for {len(DAEMONS)} daemons")]
+
+
+def main():
+    global ZONE
+    log(f"{PARTICIPANTS + 1} daemons, {ROUNDS} rounds; load {loadavg()}; bin {BIN}; work {WORK}")
+    owner = Daemon("owner")
+    participants = [Daemon(f"p{i:02d}") for i in range(PARTICIPANTS)]
+    started = start_all([owner] + participants)
+    log(f"all {PARTICIPANTS + 1} daemons ready after {started:.1f} s")
+    photo_file = os.path.join(WORK, "photo.jpg")
+    with open(photo_file, "wb") as f:
+        f.write(b"\xff\xd8\xff\xe0" + os.urandom(20_000))
+    photo = owner.request("photo.add", {"file": photo_file})["id"]
+    share = owner.request("share.create", {"photo": photo, "title": "fanout", "public": "read-write"})
+    ZONE = share["share"]
+    t = time.monotonic()
+    accept_all(participants, share["url"], ZONE)
+    log(f"every participant accepted and holds the photo after {time.monotonic() - t:.1f} s")
+    connected = sum(1 for p in owner.request("peers") if p.get("connected"))
+    rss = sum(d.status_field("VmRSS") for d in DAEMONS) / 1024
+    owner_rss = owner.status_field("VmRSS") / 1024
+    threads = owner.status_field("Threads")
+    part_threads = sorted(d.status_field("Threads") for d in participants)
+    setup = (f"after set-up: {PARTICIPANTS + 1} daemons use {rss:.0f} MiB RSS in all (owner {owner_rss:.1f} MiB); "
+             f"owner has {threads} threads and {connected} connected peers; a participant has "
+             f"{part_threads[len(part_threads) // 2]} threads (median); load {loadavg()}")
+    log(setup)
+
+    results = [run_variant("(a) owner online, owner writes", owner, participants, photo, [owner] + participants)]
+    log(f"stopping the owner (SIGTERM); load {loadavg()}")
+    owner.stop()
+    results.append(run_variant("(b) owner stopped, a participant writes", participants[0], participants[1:],
+                               photo, participants))
+
+    rows = []
+    for r in results:
+        rows += rows_for(r)
+        if r["rounds"]:
+            cpu = r["cpu"]
+            per_round = sum(cpu) / len(r["rounds"]) * 1000
+            log(f"{r['label']}: CPU over the {len(r['rounds'])} rounds ({r['wall']:.1f} s wall): "
+                f"{sum(cpu):.2f} s in all, {per_round:.0f} ms per round; first daemon (the writer's side) "
+                f"{cpu[0]:.2f} s; load after {r['load_after']}")
+            mids = [x["median"] for x in r["rounds"]]
+            log(f"{r['label']}: arrivals per round, medians over rounds: first "
+                f"{ms(percentile([x['first'] for x in r['rounds']], 50))}, middle ({r['targets'] // 2 + 1}th of {r['targets']}) "
+                f"{ms(percentile(mids, 50))}, last {ms(percentile([x['last'] for x in r['rounds']], 50))}")
+    rows.append((f"{PARTICIPANTS + 1} daemons after the fan-out set-up: total RSS; owner's threads", "—",
+                 f"{rss:.0f} MiB in all (owner {owner_rss:.1f} MiB); owner {threads} threads, "
+                 f"{connected} peers connected", "—", "—", "—"))
+    print(setup)
+    for r in rows:
+        print(" | ".join(r))
+    if "--markdown" in ARGS:
+        path = ARGS["--markdown"]
+        header = not os.path.exists(path) or os.path.getsize(path) == 0
+        with open(path, "a") as f:
+            if header:
+                f.write("| figure | target | PeerShare | Syncthing 1.19, same run | PeerShare vs Syncthing | "
+                        "physical limit |\n| --- | --- | --- | --- | --- | --- |\n")
+            for r in rows:
+                f.write("| " + " | ".join(r) + " |\n")
+    log(f"done in {time.monotonic() - T0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
