@@ -403,8 +403,19 @@ def rows_for(result):
         text += f"; then {result['failure']}"
     text += (f"; first participant (one hop) p50 {ms(percentile(first, 50))}, max {ms(max(first))}; "
              f"writer's answer p50 {ms(percentile(resp, 50))}; load {result['load']}")
-    return [(figure, "p50 ≤ 25 ms, p99 ≤ 60 ms", text, "—", "—",
-             f"one loopback hop + one SQLite commit per receiver, ~1–2 ms; 2 cores for {len(DAEMONS)} daemons")]
+    cores = os.cpu_count() or 1
+    per_receiver = receiver_cpu_per_round(result)
+    limit = (f"CPU on one machine: {result['targets']} receivers × {per_receiver * 1000:.1f} ms of CPU each per "
+             f"change (this run) ÷ {cores} cores ≈ {result['targets'] * per_receiver / cores * 1000:.0f} ms; "
+             "one hop: loopback + one SQLite commit, ~1–2 ms")
+    return [(figure, "p50 ≤ 25 ms, p99 ≤ 60 ms", text, "—", "—", limit)]
+
+
+def receiver_cpu_per_round(result):
+    """CPU seconds each non-writing daemon spent per round, above its idle rate."""
+    cpu, n = result["cpu"], len(result["rounds"])
+    idle = result["idle_cpu_per_s"] * result["wall"]
+    return (sum(cpu[1:]) - idle * len(cpu[1:]) / len(cpu)) / n / len(cpu[1:])
 
 
 def main():
@@ -456,7 +467,7 @@ def main():
                 f"{sum(cpu):.2f} s in all, of which {idle:.2f} s would have been spent idle "
                 f"({r['idle_cpu_per_s'] * 1000:.0f} ms/s measured over {IDLE_SECONDS:.0f} s before): "
                 f"{per_round:.0f} ms per round; the writer {cpu[0] / n * 1000:.1f} ms per round, "
-                f"the others {(sum(cpu[1:]) - idle * len(cpu[1:]) / len(cpu)) / n / len(cpu[1:]) * 1000:.1f} ms "
+                f"the others {receiver_cpu_per_round(r) * 1000:.1f} ms "
                 f"each per round; load after {r['load_after']}")
             mids = [x["median"] for x in r["rounds"]]
             log(f"{r['label']}: arrivals per round, medians over rounds: first "
