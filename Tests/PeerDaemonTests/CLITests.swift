@@ -67,7 +67,7 @@ import Testing
         let personID = try #require(try daemon.json("id")["person_id"]?.stringValue)
         let id = try daemon.cli("id")
         #expect(id.status == 0)
-        #expect(id.stdout == peerID + "\n")
+        #expect(id.stdout == "person ID  \(personID)\ndevice ID  \(peerID)\n")
         let status = try daemon.cli("status")
         #expect(status.status == 0)
         #expect(

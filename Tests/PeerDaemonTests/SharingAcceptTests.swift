@@ -103,7 +103,7 @@ import Testing
             try carol.refusal("accept", url)
                 == ControlError(
                     "permission_denied",
-                    "\(refused) this share is private: the owner must invite your peer ID (\(carol.id)) first"
+                    "\(refused) this share is private: the owner must invite your person ID (\(carol.person)) first"
                 ))
         #expect(try peers.everyone.map { try $0.state() } == before)
         #expect(try alice.json("peers").arrayValue?.allSatisfy { $0["zones"] == [] } == true)

@@ -23,16 +23,16 @@ import Testing
             try bob.refusal("accept", url)
                 == ControlError(
                     "permission_denied",
-                    "the owner refused: this share is private: the owner must invite your peer ID (\(bob.id)) first"
+                    "the owner refused: this share is private: the owner must invite your person ID (\(bob.person)) first"
                 ))
 
-        // Invitations, then acceptance by URL.
-        let invited = try alice.json("share", "invite", share, bob.id, "--permission", "read-write")
+        // Invitations (bob by his person ID, carol by her device's ID), then acceptance by URL.
+        let invited = try alice.json("share", "invite", share, bob.person, "--permission", "read-write")
         #expect(
             invited
                 == [
-                    "share": .string(share), "peer_id": .string(bob.id), "permission": "read-write",
-                    "status": "pending",
+                    "share": .string(share), "peer_id": .string(bob.person), "person_id": .null,
+                    "permission": "read-write", "status": "pending",
                 ])
         _ = try alice.json("share", "invite", String(share.prefix(8)), carol.id)
         #expect(
@@ -50,12 +50,21 @@ import Testing
             participants
                 == .array(
                     [
-                        ["peer_id": .string(bob.id), "permission": "read-write", "status": "accepted"],
-                        ["peer_id": .string(carol.id), "permission": "read-only", "status": "accepted"],
+                        [
+                            "peer_id": .string(bob.id), "person_id": .string(bob.person),
+                            "permission": "read-write", "status": "accepted",
+                        ],
+                        [
+                            "peer_id": .string(carol.id), "person_id": .string(carol.person),
+                            "permission": "read-only", "status": "accepted",
+                        ],
                     ].sorted { $0["peer_id"]!.stringValue! < $1["peer_id"]!.stringValue! }))
         let bobsShares = try bob.json("share", "list")
         #expect(bobsShares[0]?["role"] == "participant" && bobsShares[0]?["permission"] == "read-write")
         #expect(bobsShares[0]?["store"] == "shared" && bobsShares[0]?["url"] == nil)
+        // Persons replicate with the share: the owner's, and each participant's.
+        #expect(bobsShares[0]?["owner_person_id"] == .string(alice.person))
+        #expect(try bob.share(share)["participants"] == participants)
         #expect(try carol.json("share", "list")[0]?["permission"] == "read-only")
         try peers.stop()
     }

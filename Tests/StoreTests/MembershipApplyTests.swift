@@ -127,7 +127,7 @@ import Testing
         #expect(report.applied == 1)
         #expect(
             try f.owner.participant(zone: f.zone, peer: f.sender)
-                == Participant(peer: f.sender, permission: permission, status: .removed))
+                == Participant(peer: f.sender, permission: permission, status: .removed, person: nil))
         #expect(try f.owner.participant(zone: f.zone, peer: f.other.peer)?.status == .accepted)
 
         // Having left, it may no longer write.

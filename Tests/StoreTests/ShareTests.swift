@@ -126,7 +126,7 @@ import Testing
         try pair.owner.priv.setParticipant(zone: pair.zone, peer: peer, permission: .readOnly)
         #expect(
             try pair.owner.priv.participant(zone: pair.zone, peer: peer)
-                == Participant(peer: peer, permission: .readOnly, status: .accepted))
+                == Participant(peer: peer, permission: .readOnly, status: .accepted, person: nil))
         try sync(pair.zone, from: pair.owner.priv, to: pair.participant.shared)
         #expect(
             throws: StoreError.permissionDenied(

@@ -47,15 +47,30 @@ struct ShareDirectory: Sendable {
     }
 
     /// A participant of the share named by a unique prefix of its peer ID.
-    func participant(_ reference: String, in zone: Library.Resolved) throws -> PeerID {
-        let participants = (try zone.store.share(zone.id)?.participants ?? []).map(\.peer)
-        return try PeerReference.resolve(reference, among: participants, kind: "participant")
+    /// The member `reference` names in `zone`: a participant's device ID or person ID, or a
+    /// unique prefix of one.
+    func member(_ reference: String, in zone: Library.Resolved) throws -> PeerID {
+        let participants = try zone.store.share(zone.id)?.participants ?? []
+        let ids = Set(
+            participants.map(\.peer) + participants.compactMap { $0.person.map { PeerID(digest: $0.bytes)! } }
+        )
+        return try PeerReference.resolve(reference, among: ids.sorted(), kind: "participant")
+    }
+
+    /// Refuses an invitation of this library's own device or person.
+    func requireNotSelf(_ member: PeerID) throws {
+        let person = try library.privateStore.localPerson()
+        guard member != library.localPeer, member.bytes != person?.bytes else {
+            throw ControlError(
+                .invalidArguments, "share.invite: you own this share; invite someone else's person ID")
+        }
     }
 
     func participantJSON(_ zone: Library.Resolved, _ peer: PeerID) throws -> JSON {
         let record = try zone.store.participant(zone: zone.id, peer: peer)
         return [
             "share": .string(zone.id), "peer_id": .string(peer.description),
+            "person_id": record?.person.map { .string($0.description) } ?? .null,
             "permission": .string(record?.permission.rawValue ?? "none"),
             "status": .string(record?.status.rawValue ?? "removed"),
         ]
@@ -85,12 +100,15 @@ struct ShareDirectory: Sendable {
         var object: [String: JSON] = [
             "share": .string(share.zone), "title": .string(share.title),
             "role": .string(mine ? "owner" : "participant"), "store": .string(share.store.rawValue),
-            "owner": .string(share.owner.description), "permission": .string(myPermission),
+            "owner": .string(share.owner.description),
+            "owner_person_id": share.ownerPerson.map { .string($0.description) } ?? .null,
+            "permission": .string(myPermission),
             "public_permission": .string(share.publicPermission.rawValue), "stopped": .bool(share.stopped),
             "participants": .array(
                 share.participants.map {
                     [
                         "peer_id": .string($0.peer.description),
+                        "person_id": $0.person.map { .string($0.description) } ?? .null,
                         "permission": .string($0.permission.rawValue),
                         "status": .string($0.status.rawValue),
                     ]

@@ -7,8 +7,15 @@ enum DaemonCommands {
             path: ["status"], summary: "show the daemon's identity, addresses, paths and zones",
             request: .status, mode: .call(format: formatStatus)),
         CommandSpec(
-            path: ["id"], summary: "print this peer's ID, to give to people who share with you",
-            request: .id, mode: .call(format: { Formatting.text($0["peer_id"]) })),
+            path: ["id"],
+            summary: "print your person ID (give it to people who share with you) and this device's ID",
+            request: .id,
+            mode: .call(format: { result in
+                Formatting.table([
+                    ("person ID", Formatting.text(result["person_id"])),
+                    ("device ID", Formatting.text(result["peer_id"])),
+                ])
+            })),
         CommandSpec(
             path: ["ping"], summary: "check that the daemon answers",
             request: .ping, mode: .call(format: { _ in "pong" })),

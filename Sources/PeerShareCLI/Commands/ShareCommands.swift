@@ -5,8 +5,8 @@ enum ShareCommands {
     static let shareArgument = ArgumentSpec(
         placeholder: "SHARE", key: "share", help: "share ID or unique prefix")
     static let peerArgument = ArgumentSpec(
-        placeholder: "PEER_ID", key: "peer",
-        help: "the participant's peer ID (a unique prefix for known ones)")
+        placeholder: "PERSON_ID", key: "peer",
+        help: "the person's ID, or one of its device IDs (a unique prefix for participants)")
 
     static let commands: [CommandSpec] = [
         CommandSpec(
@@ -29,7 +29,7 @@ enum ShareCommands {
                     + Formatting.shortID(Formatting.text(result["share"]))
             })),
         CommandSpec(
-            path: ["share", "invite"], summary: "invite a peer by its peer ID",
+            path: ["share", "invite"], summary: "invite a person by the person ID `peershare id` shows them",
             arguments: [shareArgument, peerArgument],
             options: [
                 OptionSpec(
@@ -87,7 +87,7 @@ enum ShareCommands {
     ]
 
     private static func participant(_ result: JSON) -> String {
-        "\(Formatting.text(result["peer_id"])): \(Formatting.text(result["permission"])), "
+        "\(member(person: result["person_id"], device: result["peer_id"])): \(Formatting.text(result["permission"])), "
             + Formatting.text(result["status"])
     }
 
@@ -111,7 +111,7 @@ enum ShareCommands {
             "share       \(Formatting.text(share["share"]))",
             "title       \(Formatting.text(share["title"]))",
             "role        \(Formatting.text(share["role"]))\(share["stopped"] == true ? " (stopped)" : "")",
-            "owner       \(Formatting.text(share["owner"]))",
+            "owner       \(member(person: share["owner_person_id"], device: share["owner"]))",
             "public      \(Formatting.text(share["public_permission"]))",
         ]
         if share["url"] != nil { lines.append("url         \(Formatting.text(share["url"]))") }
@@ -119,9 +119,15 @@ enum ShareCommands {
         lines.append(participants.isEmpty ? "participants none" : "participants")
         for p in participants {
             lines.append(
-                "  \(Formatting.text(p["peer_id"]))  \(Formatting.text(p["permission"]))  \(Formatting.text(p["status"]))"
-            )
+                "  \(member(person: p["person_id"], device: p["peer_id"]))  \(Formatting.text(p["permission"]))  "
+                    + Formatting.text(p["status"]))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// "person P (device D)" once the person is known, else the ID the record is under.
+    private static func member(person: JSON?, device: JSON?) -> String {
+        guard let person = person?.stringValue else { return Formatting.text(device) }
+        return "person \(person) (device \(Formatting.shortID(Formatting.text(device))))"
     }
 }

@@ -329,4 +329,6 @@ struct ConnectionStatus: Sendable {
     var ended = false
     /// Where the peer said it listens (its addresses message), if it did.
     var announcedAddresses: [PeerAddress] = []
+    /// The peer's checked device list (its person), once it sent one.
+    var person: DeviceList?
 }

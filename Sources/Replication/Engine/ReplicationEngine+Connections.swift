@@ -304,6 +304,8 @@ extension ReplicationEngine: ConnectionOwner {
         case .addressesAnnounced(let addresses):
             connection.status.withLock { $0.announcedAddresses = addresses }
             recordAddress(of: connection)
+        case .deviceListAnnounced(let entries):
+            learnPerson(entries, from: connection)
         case .unreplicatedZoneAnnounced(let zone):
             revokeIfEnded(zone, on: connection)
         case .changeSetApplied(let zone, let refused):

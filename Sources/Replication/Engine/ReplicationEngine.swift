@@ -36,6 +36,10 @@ public final class ReplicationEngine: @unchecked Sendable {
         precondition(library.localPeer == identity.peerID, "the library belongs to another peer identity")
         self.library = library
         self.identity = identity
+        var configuration = configuration
+        if configuration.session.deviceList.isEmpty, let person = try? library.privateStore.localPerson() {
+            configuration.session.deviceList = (try? library.privateStore.deviceListEntries(of: person)) ?? []
+        }
         self.configuration = configuration
         self.logger = logger
         backoff = Backoff(
@@ -55,6 +59,10 @@ public final class ReplicationEngine: @unchecked Sendable {
             return true
         }
         guard begins else { return }
+        // Shares made before persons name this library's person from now on.
+        if let person = try library.privateStore.localPerson() {
+            try library.privateStore.claimOwnedShares(for: person)
+        }
         adoptAddresses(membership.addresses)
         for store in library.stores {
             store.observe { [weak self] entry in self?.committed(entry) }

@@ -52,6 +52,8 @@ public enum SessionNotice: Equatable, Sendable {
     case dataServed(ContentHash, count: Int)
     /// The peer said where it listens (its advertised addresses, best first).
     case addressesAnnounced([PeerAddress])
+    /// The peer told which person it is: its device list's encoded entries, unchecked.
+    case deviceListAnnounced([[UInt8]])
     /// The peer announced a zone this side does not replicate with it: the owner checks
     /// whether the peer's membership ended, and revokes the zone if so.
     case unreplicatedZoneAnnounced(String)

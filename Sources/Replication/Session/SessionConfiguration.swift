@@ -29,6 +29,9 @@ public struct SessionConfiguration: Sendable {
     public var dataRetryInterval: Duration = .seconds(30)
     /// Largest frame sent or accepted.
     public var maximumFrameSize = WireLimits.defaultMaximumFrameSize
+    /// This device's device list (encoded entries), told to the peer after the hello
+    /// (`Capabilities.persons`); empty until the engine has loaded it.
+    public var deviceList: [[UInt8]] = []
     /// Decoding bounds.
     public var limits = MessageLimits()
 

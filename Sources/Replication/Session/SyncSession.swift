@@ -60,7 +60,7 @@ public struct SyncSession: Sendable {
     var sendableFrameSize: Int { agreement?.sendableFrameSize ?? configuration.maximumFrameSize }
 
     /// The optional features this build announces in its hello.
-    public static let capabilities: Capabilities = [.addresses, .refusalNotices]
+    public static let capabilities: Capabilities = [.addresses, .refusalNotices, .persons]
 
     public init(
         localPeer: PeerID, remotePeer: PeerID, zones: [SessionZone],
@@ -207,6 +207,9 @@ public struct SyncSession: Sendable {
         if agreement.capabilities.contains(.addresses), !advertised.isEmpty {
             out.send(Addresses(advertised))
         }
+        if agreement.capabilities.contains(.persons), !configuration.deviceList.isEmpty {
+            out.send(DeviceListMessage(configuration.deviceList))
+        }
         announce(zones.values.map(\.info), evenIfEmpty: true)
         fetcher.pump(&out)
     }
@@ -228,6 +231,7 @@ public struct SyncSession: Sendable {
         case .error(let error): close(.remoteClosed(error.code, error.message), code: nil)
         case .changesRefused(let refused): receiveRefusals(refused)
         case .addresses(let message): out.notify(.addressesAnnounced(message.addresses))
+        case .deviceList(let message): out.notify(.deviceListAnnounced(message.entries))
         }
     }
 

@@ -3,12 +3,18 @@ import Store
 /// The owner's side of the sharing messages: join requests (check the token and the
 /// share's rules, record the participant as accepted), membership checks and leave notices.
 enum JoinHandler {
-    /// Answers one sharing frame from `peer`.
-    static func answer(_ frame: Frame, from peer: PeerID, library: Library) -> [Frame] {
+    /// Answers one sharing frame from `peer`, whose checked device list (if it sent one)
+    /// is `person`.
+    static func answer(_ frame: Frame, from peer: PeerID, person: DeviceList? = nil, library: Library)
+        -> [Frame]
+    {
         do throws(WireError) {
             switch frame.type {
             case .joinRequest:
-                return [respond(to: try JoinRequest(frame: frame), from: peer, library: library).frame]
+                return [
+                    respond(to: try JoinRequest(frame: frame), from: peer, person: person, library: library)
+                        .frame
+                ]
             case .membershipCheck:
                 return [check(try ZoneNotice(frame: frame).zone, of: peer, library: library).frame]
             case .leaveNotice:
@@ -21,11 +27,21 @@ enum JoinHandler {
         }
     }
 
-    static func respond(to request: JoinRequest, from peer: PeerID, library: Library) -> JoinResponse {
+    /// Admits `peer` if the token and the share's rules allow it: an invitation of the
+    /// device, or of its person, or the public permission. The person's device list is kept
+    /// only once it is admitted.
+    static func respond(
+        to request: JoinRequest, from peer: PeerID, person: DeviceList? = nil, library: Library
+    ) -> JoinResponse {
         let store = library.privateStore
         do {
             let valid = try store.isValidInvitation(zone: request.zone, token: request.token)
-            let permission = try store.admit(peer: peer, zone: request.zone, tokenIsValid: valid)
+            let permission = try store.admit(
+                peer: peer, person: person?.person, zone: request.zone, tokenIsValid: valid)
+            if let person {
+                try store.saveDeviceListEntries(
+                    person.entries.map { ($0.hash, $0.encoded) }, of: person.person)
+            }
             let title = try store.share(request.zone)?.title ?? ""
             return .accepted(title: title, permission: permission)
         } catch let error as StoreError {

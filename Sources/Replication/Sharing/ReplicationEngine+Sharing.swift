@@ -27,7 +27,8 @@ extension ReplicationEngine {
             refreshMembership()
         }
         let joined = try ShareJoiner.join(
-            url, identity: identity, library: library, advertised: advertisedAddresses(), timeout: timeout)
+            url, identity: identity, library: library, advertised: advertisedAddresses(),
+            deviceList: configuration.session.deviceList, timeout: timeout)
         logger.log(.info, "joined share \(joined.zone)", peer: url.owner)
         refreshMembership()
         return joined
@@ -53,7 +54,11 @@ extension ReplicationEngine {
             revoked(frame, by: connection.peer)
             replies = []
         } else {
-            replies = JoinHandler.answer(frame, from: connection.peer, library: library)
+            let person = connection.status.withLock { $0.person }
+            replies = JoinHandler.answer(frame, from: connection.peer, person: person, library: library)
+            // The joiner dials for replication as soon as it reads the answer: it must find
+            // itself a member then, not once the loop has re-read membership.
+            if frame.type == .joinRequest { applyMembership() }
         }
         IOThread.detach { [weak self] in
             self?.refreshMembership()

@@ -13,7 +13,7 @@ enum ShareGuest {
     /// listens) goes first, so that the owner can dial this peer once it is a member.
     static func exchange(
         _ frame: Frame, host: String, port: UInt16, owner: PeerID, identity: PeerIdentity, timeout: Duration,
-        advertised: [PeerAddress] = []
+        advertised: [PeerAddress] = [], deviceList: [[UInt8]] = []
     ) throws(AcceptError) -> JoinResponse {
         let address = PeerAddress(host: host, port: port).description
         let stream: FrameStream
@@ -37,13 +37,16 @@ enum ShareGuest {
         do {
             let agreement = try stream.exchangeHello(
                 Hello(
-                    peerID: identity.peerID, capabilities: [.joining, .addresses],
+                    peerID: identity.peerID, capabilities: [.joining, .addresses, .persons],
                     maximumFrameSize: stream.maximumFrameSize, purpose: .join))
-            var frames = [frame]
+            var frames: [Frame] = []
             if agreement.capabilities.contains(.addresses), !advertised.isEmpty {
-                frames.insert(
-                    Addresses(Array(advertised.prefix(MessageLimits().maxAddresses))).frame(), at: 0)
+                frames.append(Addresses(Array(advertised.prefix(MessageLimits().maxAddresses))).frame())
             }
+            if agreement.capabilities.contains(.persons), !deviceList.isEmpty {
+                frames.append(DeviceListMessage(deviceList).frame())
+            }
+            frames.append(frame)
             // One write: an owner too busy to take this connection closes it as soon as the
             // hellos are exchanged, and a second write would fail (broken pipe) before its
             // "busy" could be read.

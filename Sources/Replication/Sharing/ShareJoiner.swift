@@ -20,7 +20,7 @@ public enum ShareJoiner {
     /// the accept an `alreadyMember` error.
     static func join(
         _ url: ShareURL, identity: PeerIdentity, library: Library, advertised: [PeerAddress] = [],
-        timeout: Duration = .seconds(10)
+        deviceList: [[UInt8]] = [], timeout: Duration = .seconds(10)
     ) throws(AcceptError) -> Joined {
         guard url.owner != identity.peerID else { throw .ownShare }
         do {
@@ -36,7 +36,7 @@ public enum ShareJoiner {
         let response = try ShareGuest.exchange(
             JoinRequest(zone: url.zone, token: url.token).frame, host: url.host, port: url.port,
             owner: url.owner,
-            identity: identity, timeout: timeout, advertised: advertised)
+            identity: identity, timeout: timeout, advertised: advertised, deviceList: deviceList)
         switch response {
         case .refused(let code, let message):
             throw .refused(code: code, message: message)

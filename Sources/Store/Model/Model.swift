@@ -97,13 +97,20 @@ public struct ShareInfo: Hashable, Sendable {
     public let publicPermission: Permission
     public let stopped: Bool
     public let participants: [Participant]
+    /// The owner's person, once known (shares made before persons gain it when the owner
+    /// next starts).
+    public let ownerPerson: PersonID?
 }
 
 /// One participant of a share.
 public struct Participant: Hashable, Sendable {
+    /// The participant's device; for an invitation nobody accepted yet, the ID invited (a
+    /// person's or a device's).
     public let peer: PeerID
     public let permission: Permission
     public let status: ParticipantStatus
+    /// The device's person, once the owner has checked its device list.
+    public let person: PersonID?
 }
 
 /// A zone this store holds: its ID, its owner, and where the owner listens when this store

@@ -12,17 +12,22 @@ public enum ShareField {
     public static let title = EntityField(2, "title", .name, .required, json: "title")
     public static let publicPermission = EntityField(
         3, "public_permission", .permission, .required, json: "public_permission")
+    /// The owner's person (absent on shares created before persons, until the owner fills it).
+    public static let ownerPerson = EntityField(4, "owner_person", .peerID, json: "owner_person_id")
 
-    public static let all = [owner, title, publicPermission]
+    public static let all = [owner, title, publicPermission, ownerPerson]
 }
 
-/// A participant record (its ID is ZONE/PEER).
+/// A participant record (its ID is ZONE/PEER). PEER is a device ID, or, for an invitation
+/// nobody has accepted yet, the ID the owner invited (a person's or a device's).
 public enum ParticipantField {
     public static let peer = EntityField(1, "peer", .peerID, [.required, .immutable], json: "peer_id")
     public static let permission = EntityField(2, "permission", .permission, .required, json: "permission")
     public static let status = EntityField(3, "status", .participantStatus, .required, json: "status")
+    /// The person the device belongs to, once the owner has checked its device list.
+    public static let person = EntityField(4, "person", .peerID, json: "person_id")
 
-    public static let all = [peer, permission, status]
+    public static let all = [peer, permission, status, person]
 }
 
 /// A photo.

@@ -3,7 +3,7 @@
 /// A released migration is never edited: a change to the schema is a new entry at the end,
 /// so a store written by any earlier version opens and upgrades in place.
 enum Migrations {
-    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7]
+    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8]
 
     /// Brings `db` to the latest version, each migration in its own transaction.
     static func migrate(_ db: Database) throws {
@@ -103,6 +103,18 @@ enum Migrations {
             entry BLOB NOT NULL,
             PRIMARY KEY (person, hash)
         );
+        """
+
+    /// Persons in sharing: a share names its owner's person and a participant its person
+    /// (both replicated fields, filled in as the owner learns them), and each library keeps
+    /// which person each device it has met belongs to (local, from checked device lists).
+    static let v8 = """
+        ALTER TABLE shares ADD COLUMN owner_person TEXT;
+        ALTER TABLE participants ADD COLUMN person TEXT;
+        CREATE TABLE device_persons (
+            device TEXT PRIMARY KEY,
+            person TEXT NOT NULL
+        ) WITHOUT ROWID;
         """
 
     static let v1 = """

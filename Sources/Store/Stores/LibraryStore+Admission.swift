@@ -4,7 +4,9 @@ extension LibraryStore {
     /// Admits `peer` into the share `zone` if `tokenIsValid` and the share's rules allow it;
     /// returns the permission it joins with. Throws `StoreError.permissionDenied` or
     /// `.unknownZone` with a message for the person accepting.
-    public func admit(peer: PeerID, zone: String, tokenIsValid: Bool) throws -> Permission {
+    public func admit(peer: PeerID, person: PersonID? = nil, zone: String, tokenIsValid: Bool) throws
+        -> Permission
+    {
         guard kind == .private, zone != Self.defaultZone,
             try read({ db in try owner(of: zone, db) }) == localPeer
         else {
@@ -20,7 +22,13 @@ extension LibraryStore {
             throw StoreError.permissionDenied(
                 "this share URL has been revoked or is not valid: ask the owner for a new one")
         }
-        let record = try participant(zone: zone, peer: peer)
+        // The device's own record, or else an invitation of its person, which it takes over.
+        var record = try participant(zone: zone, peer: peer)
+        var personRecord: Participant?
+        if record == nil, let person {
+            personRecord = try participant(zone: zone, peer: PeerID(digest: person.bytes)!)
+            record = personRecord
+        }
         let share = try share(zone)
         let permission: Permission
         switch record?.status {
@@ -31,14 +39,28 @@ extension LibraryStore {
             permission = record!.permission == .none ? .readOnly : record!.permission
         case nil:
             guard let share, share.publicPermission != .none else {
-                throw StoreError.permissionDenied(
-                    "this share is private: the owner must invite your peer ID (\(peer)) first")
+                let who = person.map { "your person ID (\($0))" } ?? "your peer ID (\(peer))"
+                throw StoreError.permissionDenied("this share is private: the owner must invite \(who) first")
             }
             permission = share.publicPermission
         }
-        if record?.status != .accepted || record?.permission != permission {
+        if let personRecord {
+            try write(author: .local) { tx in
+                try tx.set(
+                    .participant, Self.participantID(zone: zone, peer: peer), zone: zone,
+                    [
+                        (ParticipantField.peer, .text(peer.description)),
+                        (ParticipantField.permission, .text(permission.rawValue)),
+                        (ParticipantField.status, .text(ParticipantStatus.accepted.rawValue)),
+                        (ParticipantField.person, .text(person!.description)),
+                    ])
+                try tx.delete(
+                    .participant, Self.participantID(zone: zone, peer: personRecord.peer), zone: zone)
+            }
+        } else if record?.status != .accepted || record?.permission != permission {
             try setParticipant(zone: zone, peer: peer, permission: permission, status: .accepted)
         }
+        if let person { try notePerson(person, of: peer) }
         return permission
     }
 }

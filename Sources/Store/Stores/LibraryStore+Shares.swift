@@ -11,14 +11,16 @@ extension LibraryStore {
                 "photo \(photo.prefix(8)) is already shared in \(from.prefix(8)); use share add to move it")
         }
         let zone = ids.next()
+        var values: [(EntityField, SQLValue)] = [
+            (ShareField.owner, .text(localPeer.description)), (ShareField.title, .text(title)),
+            (ShareField.publicPermission, .text(publicPermission.rawValue)),
+        ]
+        if let person = try localPerson() {
+            values.append((ShareField.ownerPerson, .text(person.description)))
+        }
         try writeThenDeduplicate([Self.defaultZone, zone]) { tx in
             try createZone(zone, owner: localPeer, tx.db)
-            try tx.set(
-                .share, zone, zone: zone,
-                [
-                    (ShareField.owner, .text(localPeer.description)), (ShareField.title, .text(title)),
-                    (ShareField.publicPermission, .text(publicPermission.rawValue)),
-                ])
+            try tx.set(.share, zone, zone: zone, values)
             try movePhoto(photo, into: zone, in: tx)
         }
         return zone
@@ -60,7 +62,7 @@ extension LibraryStore {
     public func participant(zone: String, peer: PeerID) throws -> Participant? {
         try read { db in
             try db.first(
-                "SELECT peer, permission, status FROM participants WHERE id = ? AND deleted = 0",
+                "SELECT peer, permission, status, person FROM participants WHERE id = ? AND deleted = 0",
                 Self.participantID(zone: zone, peer: peer)
             ) { makeParticipant($0) } ?? nil
         }
@@ -120,23 +122,29 @@ extension LibraryStore {
         try read { db in
             let rows = try db.query(
                 """
-                SELECT z.id, z.owner, s.title, s.public_permission, s.deleted FROM zones z
+                SELECT z.id, z.owner, s.title, s.public_permission, s.deleted, s.owner_person FROM zones z
                 LEFT JOIN shares s ON s.id = z.id WHERE z.id != ? ORDER BY z.created_at, z.id
                 """, Self.defaultZone
             ) { row in
                 (try? PeerID(parsing: row.string(1))).map {
-                    (row.string(0), $0, row.optionalString(2), row.optionalString(3), row.int64(4))
+                    (
+                        row.string(0), $0, row.optionalString(2), row.optionalString(3), row.int64(4),
+                        row.optionalString(5).flatMap { try? PersonID(parsing: $0) }
+                    )
                 }
             }
             return try rows.compactMap { $0 }.map { row in
                 let participants = try db.query(
-                    "SELECT peer, permission, status FROM participants WHERE zone = ? AND deleted = 0 ORDER BY peer",
+                    """
+                    SELECT peer, permission, status, person FROM participants WHERE zone = ? AND deleted = 0
+                    ORDER BY peer
+                    """,
                     row.0
                 ) { makeParticipant($0) }.compactMap { $0 }
                 return ShareInfo(
                     zone: row.0, store: kind, owner: row.1, title: row.2 ?? "",
                     publicPermission: row.3.flatMap(Permission.init(rawValue:)) ?? .none, stopped: row.4 != 0,
-                    participants: participants)
+                    participants: participants, ownerPerson: row.5)
             }
         }
     }
@@ -145,16 +153,17 @@ extension LibraryStore {
         try shares().first { $0.zone == zone }
     }
 
-    /// A participant row (peer, permission, status); nil for a peer that is not a peer ID,
-    /// which validation keeps out of the store.
-    private func makeParticipant(_ row: Row) -> Participant? {
+    /// A participant row (peer, permission, status, person); nil for a peer that is not a
+    /// peer ID, which validation keeps out of the store.
+    func makeParticipant(_ row: Row) -> Participant? {
         guard let peer = try? PeerID(parsing: row.string(0)) else { return nil }
         return Participant(
             peer: peer, permission: Permission(rawValue: row.optionalString(1) ?? "") ?? .none,
-            status: ParticipantStatus(rawValue: row.optionalString(2) ?? "") ?? .pending)
+            status: ParticipantStatus(rawValue: row.optionalString(2) ?? "") ?? .pending,
+            person: row.optionalString(3).flatMap { try? PersonID(parsing: $0) })
     }
 
-    private func requireOwnedLiveShare(_ zone: String) throws {
+    func requireOwnedLiveShare(_ zone: String) throws {
         try read { db in
             guard let owner = try owner(of: zone, db), zone != Self.defaultZone else {
                 throw StoreError.unknownZone(zone)

@@ -9,8 +9,10 @@ final class SharingPeer: @unchecked Sendable {
     let name: String
     let directory: TestDirectory
     private(set) var daemon: DaemonProcess
-    /// The peer ID, as `id` prints it.
+    /// The device ID (peer ID), as `id` prints it.
     let id: String
+    /// The person ID, as `id` prints it.
+    let person: String
     /// Where the daemon's peer listener is bound (`status`'s `listen`), which share URLs carry.
     private(set) var address: String
     private var starts = 1
@@ -25,10 +27,13 @@ final class SharingPeer: @unchecked Sendable {
         let arguments = try config.map { ["--config", try directory.write("peershared.conf", $0)] } ?? []
         daemon = try DaemonProcess.startReady(in: directory, arguments: arguments)
         let status = try daemon.json("status")
-        guard let id = status["peer_id"]?.stringValue, let address = status["listen"]?.stringValue else {
-            throw HarnessError("\(name): no peer_id or listen in \(status)")
+        guard let id = status["peer_id"]?.stringValue, let person = status["person_id"]?.stringValue,
+            let address = status["listen"]?.stringValue
+        else {
+            throw HarnessError("\(name): no peer_id, person_id or listen in \(status)")
         }
         self.id = id
+        self.person = person
         self.address = address
     }
 

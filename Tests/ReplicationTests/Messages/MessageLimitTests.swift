@@ -54,6 +54,21 @@ import Testing
         }
     }
 
+    @Test func aDeviceListOverTheLimitsOrEmptyIsRefused() {
+        var limits = MessageLimits()
+        limits.maxDeviceListEntries = 1
+        limits.maxDeviceListEntryBytes = 4
+        #expect(throws: WireError.fieldTooLarge(field: "device-list entry count", length: 2, maximum: 1)) {
+            try PeerMessage(frame: DeviceListMessage([[1], [2]]).frame(), limits: limits)
+        }
+        #expect(throws: WireError.fieldTooLarge(field: "device-list entry", length: 5, maximum: 4)) {
+            try PeerMessage(frame: DeviceListMessage([[1, 2, 3, 4, 5]]).frame(), limits: limits)
+        }
+        #expect(throws: WireError.invalidValue(field: "device-list entry count", reason: "no entry given")) {
+            try PeerMessage(frame: DeviceListMessage([]).frame())
+        }
+    }
+
     @Test func aClockWithTooManyEntriesIsRefused() {
         var limits = MessageLimits()
         limits.maxClockEntries = 1

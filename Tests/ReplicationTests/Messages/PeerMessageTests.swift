@@ -48,6 +48,7 @@ enum SampleMessages {
         .addresses(
             Addresses([PeerAddress(host: "192.0.2.7", port: 7733), PeerAddress(host: "2001:db8::1", port: 1)])
         ),
+        .deviceList(DeviceListMessage([[1, 2, 3], [], Array(repeating: 9, count: 300)])),
     ]
 }
 
@@ -85,11 +86,11 @@ enum SampleMessages {
 
     @Test func typeNumbersAreTheDocumentedOnes() {
         let types = SampleMessages.all.map { $0.frame().type.rawValue }
-        #expect(Set(types) == Set(2...14))
+        #expect(Set(types) == Set(2...15))
     }
 
     @Test func helloAndUnknownTypesAreUnexpectedHere() {
-        for type: UInt8 in [0x00, 0x01, 0x0F, 0xFF] {
+        for type: UInt8 in [0x00, 0x01, 0x10, 0xFF] {
             #expect(throws: WireError.unexpectedMessage(type: type, expected: "a replication message")) {
                 try PeerMessage(frame: Frame(type: MessageType(rawValue: type), payload: []))
             }

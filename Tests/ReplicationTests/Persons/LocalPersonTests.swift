@@ -39,11 +39,14 @@ import Testing
             photo = try library.privateStore.addPhoto(name: "old.jpg", data: data)
             library.close()
         }
-        // What schema 6 (the previous version) left: no device lists, no person.
+        // What schema 6 left: no device lists, no person, no persons on shares.
         let database = try Database(path: temp.file("state/private.sqlite"))
         try database.execute(
-            "DROP TABLE device_list_entries; DELETE FROM meta WHERE key = 'local_person'; PRAGMA user_version = 6"
-        )
+            """
+            DROP TABLE device_list_entries; DELETE FROM meta WHERE key = 'local_person';
+            ALTER TABLE shares DROP COLUMN owner_person; ALTER TABLE participants DROP COLUMN person;
+            DROP TABLE device_persons; PRAGMA user_version = 6
+            """)
         database.close()
 
         let library = try Library(directory: temp.file("state"), localPeer: identity.peerID)

@@ -30,26 +30,24 @@ extension ControlRoutes {
         }
         register(.shareInvite) { args in
             let zone = try sharing.library.resolve(.share, try args.string("share"))
-            let peer = try PeerID(parsing: try args.string("peer"))
+            let member = try PeerID(parsing: try args.string("peer"))
             let permission = try sharing.permission(try args.optionalString("permission") ?? "read-only")
-            let status: ParticipantStatus =
-                try zone.store.participant(zone: zone.id, peer: peer)?.status == .accepted
-                ? .accepted : .pending
-            try zone.store.setParticipant(zone: zone.id, peer: peer, permission: permission, status: status)
-            return try sharing.participantJSON(zone, peer)
+            try sharing.requireNotSelf(member)
+            let touched = try zone.store.invite(zone: zone.id, member: member, permission: permission)
+            return try sharing.participantJSON(zone, touched[0])
         }
         register(.sharePermission) { args in
             let zone = try sharing.library.resolve(.share, try args.string("share"))
-            let peer = try sharing.participant(try args.string("peer"), in: zone)
-            try zone.store.setParticipant(
-                zone: zone.id, peer: peer, permission: try sharing.permission(try args.string("permission")))
-            return try sharing.participantJSON(zone, peer)
+            let member = try sharing.member(try args.string("peer"), in: zone)
+            let permission = try sharing.permission(try args.string("permission"))
+            let touched = try zone.store.updateMember(zone: zone.id, member: member, permission: permission)
+            return try sharing.participantJSON(zone, touched[0])
         }
         register(.shareRemove) { args in
             let zone = try sharing.library.resolve(.share, try args.string("share"))
-            let peer = try sharing.participant(try args.string("peer"), in: zone)
-            try zone.store.setParticipant(zone: zone.id, peer: peer, status: .removed)
-            return try sharing.participantJSON(zone, peer)
+            let member = try sharing.member(try args.string("peer"), in: zone)
+            let touched = try zone.store.updateMember(zone: zone.id, member: member, status: .removed)
+            return try sharing.participantJSON(zone, touched[0])
         }
         register(.shareStop) { args in
             let zone = try sharing.library.resolve(.share, try args.string("share"))

@@ -15,6 +15,11 @@ public struct MessageLimits: Sendable {
     public var maxAddresses = 16
     /// Longest host name in an address, in UTF-8 bytes (DNS names are at most 253).
     public var maxHostBytes = 255
+    /// Most entries in one device-list message (a person's list holds at most 1,024).
+    public var maxDeviceListEntries = 1_024
+    /// Largest device-list entry, in bytes (an entry adding a device carries its
+    /// certificate: at most 4 KiB).
+    public var maxDeviceListEntryBytes = 8_192
     /// Bounds of the change-set codec inside a change-set message.
     public var changeSet = ChangeSetCodec.Limits()
 

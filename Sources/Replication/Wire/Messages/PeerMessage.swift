@@ -16,6 +16,7 @@ public enum PeerMessage: Equatable, Sendable {
     case error(ErrorMessage)
     case changesRefused(ChangesRefused)
     case addresses(Addresses)
+    case deviceList(DeviceListMessage)
 
     /// Decodes `frame`; a hello or a type this build does not know is an unexpected message.
     public init(frame: Frame, limits: MessageLimits = MessageLimits()) throws(WireError) {
@@ -33,6 +34,7 @@ public enum PeerMessage: Equatable, Sendable {
         case .error: self = .error(try ErrorMessage(frame: frame, limits: limits))
         case .changesRefused: self = .changesRefused(try ChangesRefused(frame: frame, limits: limits))
         case .addresses: self = .addresses(try Addresses(frame: frame, limits: limits))
+        case .deviceList: self = .deviceList(try DeviceListMessage(frame: frame, limits: limits))
         default: throw .unexpectedMessage(type: frame.type.rawValue, expected: "a replication message")
         }
     }
@@ -53,6 +55,7 @@ public enum PeerMessage: Equatable, Sendable {
         case .error(let message): return message.frame()
         case .changesRefused(let message): return message.frame()
         case .addresses(let message): return message.frame()
+        case .deviceList(let message): return message.frame()
         }
     }
 }
