@@ -68,4 +68,13 @@ struct MembershipPeople: Sendable {
             .create(owner: owner, title: title, publicPermission: publicPermission), by: laptop, at: stamp,
             zone: zone)
     }
+
+    /// A log of `zone` that received `operations` in order.
+    func log(_ operations: [MembershipOperation], zone: String = "zone-1") throws(MembershipError)
+        -> MembershipLog
+    {
+        var log = MembershipLog(zone: zone, owner: owner)
+        for operation in operations { try log.receive(operation, directory: directory) }
+        return log
+    }
 }
