@@ -53,34 +53,33 @@ extension MembershipOperation {
     /// Decodes an operation; checks its shape (version, sizes, values, canonical order),
     /// not its signature or its authority (`MembershipLog.receive` does).
     public init(decoding bytes: [UInt8]) throws(MembershipError) {
-        var reader = BinaryReader(bytes)
-        do {
-            let version = try reader.readUInt8("membership operation version")
-            guard version <= Self.formatVersion else {
-                throw MembershipError.newerFormat(version: version, supported: Self.formatVersion)
-            }
-            guard version == Self.formatVersion else {
-                throw WireError.invalidValue(
-                    field: "membership operation version", reason: "\(version) is not 1")
-            }
-            let zone = try reader.readString("zone", maximumBytes: Self.maximumZoneBytes)
-            guard !zone.isEmpty else { throw WireError.invalidValue(field: "zone", reason: "empty") }
-            let stamp = try reader.readUInt64("membership stamp")
-            let signer = try reader.readPeerID("membership signer")
-            let signerPerson = try reader.readPersonID("membership signer person")
-            let action = try Self.readAction(&reader)
-            let signature = try reader.readFixed(Signature.size, "membership signature")
-            try reader.expectEnd(of: "membership operation")
-            self.init(
-                zone: zone, action: action, stamp: stamp, signer: signer, signerPerson: signerPerson,
-                signature: signature)
-        } catch let error as MembershipError {
-            throw error
-        } catch let error as WireError {
-            throw .malformed(error)
-        } catch {
-            fatalError("unexpected error decoding a membership operation: \(error)")
+        if let version = bytes.first, version > Self.formatVersion {
+            throw .newerFormat(version: version, supported: Self.formatVersion)
         }
+        do {
+            self = try Self.decode(bytes)
+        } catch {
+            throw .malformed(error)
+        }
+    }
+
+    private static func decode(_ bytes: [UInt8]) throws(WireError) -> MembershipOperation {
+        var reader = BinaryReader(bytes)
+        let version = try reader.readUInt8("membership operation version")
+        guard version == formatVersion else {
+            throw .invalidValue(field: "membership operation version", reason: "\(version) is not 1")
+        }
+        let zone = try reader.readString("zone", maximumBytes: maximumZoneBytes)
+        guard !zone.isEmpty else { throw .invalidValue(field: "zone", reason: "empty") }
+        let stamp = try reader.readUInt64("membership stamp")
+        let signer = try reader.readPeerID("membership signer")
+        let signerPerson = try reader.readPersonID("membership signer person")
+        let action = try readAction(&reader)
+        let signature = try reader.readFixed(Signature.size, "membership signature")
+        try reader.expectEnd(of: "membership operation")
+        return MembershipOperation(
+            zone: zone, action: action, stamp: stamp, signer: signer, signerPerson: signerPerson,
+            signature: signature)
     }
 
     private static func readAction(_ reader: inout BinaryReader) throws(WireError) -> Action {

@@ -127,6 +127,24 @@ import Testing
         #expect(participant(log, alice)?.status == .pending)
     }
 
+    @Test func aDeviceListAnswersForItsOwnPersonsDevicesOnly() throws {
+        var ownerList = people.ownerList
+        var log = MembershipLog(zone: "zone-1", owner: people.owner)
+        try log.receive(people.create(), directory: ownerList)
+        try log.receive(people.op(.setTitle("desk"), by: people.desktop, at: 11), directory: ownerList)
+        #expect(ownerList.certificate(of: people.laptop.peerID, person: people.alice) == nil)
+        #expect(throws: MembershipError.unknownSigner(device: aliceDevice.peerID, person: alice)) {
+            try log.receive(acceptByAlice(at: 12), directory: ownerList)
+        }
+        // A device removed from the owner's list signs no more membership operations.
+        _ = try ownerList.append(.remove(device: people.desktop.peerID), by: people.laptop, at: 2_000)
+        #expect(throws: MembershipError.unknownSigner(device: people.desktop.peerID, person: people.owner)) {
+            try log.receive(people.op(.stop, by: people.desktop, at: 13), directory: ownerList)
+        }
+        #expect(log.state?.title == "desk")
+        #expect(log.state?.stopped == false)
+    }
+
     @Test func theLogHoldsAtMostItsMaximumOfOperations() throws {
         var log = try people.log([people.create()])
         for stamp in 1..<UInt64(MembershipLog.maximumOperations) {

@@ -79,6 +79,11 @@ import Testing
         }
         #expect(
             MembershipError.newerFormat(version: 2, supported: 1).description.contains("upgrade peershared"))
+        bytes[0] = 0
+        #expect(
+            throws: MembershipError.malformed(
+                .invalidValue(field: "membership operation version", reason: "0 is not 1"))
+        ) { _ = try MembershipOperation(decoding: bytes) }
     }
 
     @Test func oversizedOrInvalidFieldsAreRefused() throws {
