@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import TestSupport
 import Testing
 
 /// What `sync --wait` promises on the owner: every member that is reachable has been
@@ -57,5 +58,22 @@ import Testing
             plain.stdout.hasPrefix("in sync with every reachable peer; unreachable: \(carol.id.prefix(15))"))
         try alice.stop()
         try bob.stop()
+    }
+
+    /// The store has the last word: a session may look idle while a photo's data is still
+    /// missing (its fetch died with a connection that another replaced, say). Here the data
+    /// goes missing after it arrived; `sync --wait` fetches it again before answering.
+    @Test func syncWaitAnswersInSyncOnlyOnceEveryPhotosDataIsHere() throws {
+        let peers = try SharingPeers()
+        let bob = peers.bob
+        let shared = try peers.shareBeach()
+        let blob = bob.daemon.blobPath(sha256Hex(shared.bytes), store: .shared)
+        #expect(FileManager.default.fileExists(atPath: blob))
+        try FileManager.default.removeItem(atPath: blob)
+        #expect(try bob.json("photo", "show", shared.photo)["pending"] == true)
+        try bob.syncWait()
+        #expect(try bob.json("photo", "show", shared.photo)["pending"] == false)
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: blob))) == shared.bytes)
+        try peers.stop()
     }
 }

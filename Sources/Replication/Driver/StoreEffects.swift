@@ -140,11 +140,7 @@ final class StoreEffects {
         } catch {
             return [.undone(zone: message.zone, .failure(SessionFailure("\(error)")))]
         }
-        let wanted = ((try? store.missingData(zone: message.zone)) ?? []).compactMap { reference in
-            ContentHash(hex: reference.hash).map {
-                DataItem(hash: $0, size: reference.size, store: store.kind)
-            }
-        }
+        let wanted = store.missingDataItems(zone: message.zone)
         return (wanted.isEmpty ? [] : [.dataWanted(wanted)]) + [
             .undone(zone: message.zone, .success(message.refusals))
         ]
@@ -174,15 +170,8 @@ final class StoreEffects {
 
     /// Photo data missing in the zones replicated with the peer: what to fetch on connect.
     func missingData() -> [DataItem] {
-        var items: [DataItem] = []
-        for zone in zones.values.sorted(by: { $0.zone < $1.zone }) {
-            let store = library.store(zone.store)
-            for reference in (try? store.missingData(zone: zone.zone)) ?? [] {
-                if let hash = ContentHash(hex: reference.hash) {
-                    items.append(DataItem(hash: hash, size: reference.size, store: zone.store))
-                }
-            }
+        zones.values.sorted { $0.zone < $1.zone }.flatMap {
+            library.store($0.store).missingDataItems(zone: $0.zone)
         }
-        return items
     }
 }

@@ -63,7 +63,31 @@ extension ReplicationEngine {
             guard let connection = record.current else { continue }
             if !inSync(connection, zones: membership.zones(with: peer).map(\.zone)) { behind.insert(peer) }
         }
+        if behind.isEmpty { behind = peersLackingData(records: records, membership: membership) }
         return SyncStatus(inSync: behind.isEmpty, behind: behind.sorted(), unreachable: unreachable)
+    }
+
+    /// The last word on "in sync" is the store's: photo data a replicated zone refers to and
+    /// this library lacks. Every connection's session may be idle with data still missing
+    /// (its fetch died with a connection that another replaced, say); the connections
+    /// replicating such a zone are asked to fetch it, and their peers count as behind.
+    private func peersLackingData(records: [PeerID: PeerRecord], membership: Membership) -> Set<PeerID> {
+        var behind: Set<PeerID> = []
+        var checked: [String: [DataItem]] = [:]
+        for (peer, record) in records {
+            guard let connection = record.current else { continue }
+            var wanted: [DataItem] = []
+            for zone in membership.zones(with: peer) {
+                if checked[zone.zone] == nil {
+                    checked[zone.zone] = library.store(zone.store).missingDataItems(zone: zone.zone)
+                }
+                wanted += checked[zone.zone] ?? []
+            }
+            guard !wanted.isEmpty else { continue }
+            connection.post(.dataWanted(wanted))
+            behind.insert(peer)
+        }
+        return behind
     }
 
     /// `syncStatus().inSync`.
