@@ -20,6 +20,9 @@ protocol ConnectionOwner: AnyObject, Sendable {
 final class PeerConnection: @unchecked Sendable {
     let id: Int
     let peer: PeerID
+    /// The history author of what this connection applies (`sync:PEER`), spelled once: the
+    /// engine compares it with every commit's author, for every connection.
+    let syncAuthor: String
     let localPeer: PeerID
     /// The peer that dialed this connection.
     let dialer: PeerID
@@ -65,6 +68,7 @@ final class PeerConnection: @unchecked Sendable {
         self.id = id
         self.tls = tls
         peer = tls.remotePeerID
+        syncAuthor = HistoryAuthor.sync(tls.remotePeerID).description
         localPeer = library.localPeer
         dialer = dialedByLocal ? library.localPeer : tls.remotePeerID
         self.owner = owner

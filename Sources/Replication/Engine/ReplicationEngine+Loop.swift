@@ -137,7 +137,7 @@ extension ReplicationEngine {
             if membershipTouched { state.refreshRequested = true }
             return Array(state.connections.values)
         }
-        for connection in connections where entry.author != "sync:\(connection.peer)" {
+        for connection in connections where entry.author != connection.syncAuthor {
             let replicated = connection.status.withLock { $0.zones }
             for zone in zones.intersection(replicated).sorted() { connection.post(.localCommit(zone: zone)) }
         }
