@@ -26,11 +26,13 @@ public final class PublicKeyCache: @unchecked Sendable {
     /// How many keys are held.
     public var count: Int { lock.withLock { keys.count } }
 
-    /// The key of `device`: the cached one, or the one in the certificate `certificateDER`
-    /// gives (asked only on a miss; nil when the device's certificate is unknown).
-    public func key(for device: PeerID, certificateDER: () -> [UInt8]?) throws(SignedSetError) -> PublicKey {
+    /// The key of `device`: the cached one, or the one in the certificate `certificates` gives
+    /// for it (asked only on a miss; nil when the device's certificate is unknown).
+    public func key(for device: PeerID, certificates: (PeerID) -> [UInt8]?) throws(SignedSetError)
+        -> PublicKey
+    {
         if let key = cached(device) { return key }
-        guard let certificate = certificateDER() else { throw .unknownAuthor(device) }
+        guard let certificate = certificates(device) else { throw .unknownAuthor(device) }
         guard let key = PublicKey(certificateDER: certificate) else {
             throw .unusableCertificate(device, reason: "it is malformed or its key is not Ed25519")
         }
@@ -45,9 +47,9 @@ public final class PublicKeyCache: @unchecked Sendable {
     /// certificate is unknown or unusable. The same answers as `Signature.verify` with that
     /// certificate.
     public func verify(
-        _ signature: [UInt8], of message: [UInt8], by device: PeerID, certificateDER: () -> [UInt8]?
+        _ signature: [UInt8], of message: [UInt8], by device: PeerID, certificates: (PeerID) -> [UInt8]?
     ) -> Bool {
-        guard let key = try? key(for: device, certificateDER: certificateDER) else { return false }
+        guard let key = try? key(for: device, certificates: certificates) else { return false }
         return key.verify(signature, of: message)
     }
 

@@ -59,9 +59,9 @@ public struct SignedChangeSet: Hashable, Sendable {
 
     /// Checks that the set belongs to `zone` and that its author signed it (the body is
     /// bound to the header by decoding).
-    public func verify(zone: String, keys: PublicKeyCache, certificateDER: () -> [UInt8]?)
+    public func verify(zone: String, keys: PublicKeyCache, certificates: (PeerID) -> [UInt8]?)
         throws(SignedSetError)
     {
-        try header.verify(zone: zone, keys: keys, certificateDER: certificateDER)
+        try header.verify(zone: zone, keys: keys, certificates: certificates)
     }
 }

@@ -57,12 +57,12 @@ public struct SignedSetHeader: Hashable, Sendable {
     var signedMessage: [UInt8] { Self.domain + fields }
 
     /// Checks that the header belongs to `zone` and that its author signed it, with the
-    /// author's key from `keys` (or from the certificate `certificateDER` gives on a miss).
-    public func verify(zone: String, keys: PublicKeyCache, certificateDER: () -> [UInt8]?)
+    /// author's key from `keys` (or from the certificate `certificates` gives for it on a miss).
+    public func verify(zone: String, keys: PublicKeyCache, certificates: (PeerID) -> [UInt8]?)
         throws(SignedSetError)
     {
         guard self.zone == zone else { throw .wrongZone(expected: zone, found: self.zone) }
-        let key = try keys.key(for: author, certificateDER: certificateDER)
+        let key = try keys.key(for: author, certificates: certificates)
         guard key.verify(signature, of: signedMessage) else { throw .badSignature(author: author, seq: seq) }
     }
 

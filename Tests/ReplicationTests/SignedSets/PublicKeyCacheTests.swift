@@ -34,7 +34,8 @@ import Testing
             let cache = PublicKeyCache()
             for round in 0..<2 {
                 let cached = cache.verify(
-                    item.signature, of: item.message, by: signer.peerID, certificateDER: { item.certificate })
+                    item.signature, of: item.message, by: signer.peerID,
+                    certificates: { _ in item.certificate })
                 #expect(cached == plain, "case \(index), round \(round): through the cache")
             }
         }
@@ -44,10 +45,10 @@ import Testing
             throws: SignedSetError.unusableCertificate(
                 signer.peerID, reason: "it is malformed or its key is not Ed25519")
         ) {
-            try fresh.key(for: signer.peerID, certificateDER: { malformed })
+            try fresh.key(for: signer.peerID, certificates: { _ in malformed })
         }
         #expect(throws: SignedSetError.unknownAuthor(signer.peerID)) {
-            try fresh.key(for: signer.peerID, certificateDER: { nil })
+            try fresh.key(for: signer.peerID, certificates: { _ in nil })
         }
         #expect(fresh.count == 0)
     }
@@ -59,22 +60,23 @@ import Testing
         let signature = Signature.sign(message, with: devices[1])
         // Device 1 signs and hands in its own certificate under device 0's ID.
         #expect(
-            !cache.verify(signature, of: message, by: claimed, certificateDER: { devices[1].certificateDER }))
+            !cache.verify(
+                signature, of: message, by: claimed, certificates: { _ in devices[1].certificateDER }))
         #expect(
             throws: SignedSetError.unusableCertificate(
                 claimed, reason: "it is the certificate of device \(devices[1].peerID)")
-        ) { try cache.key(for: claimed, certificateDER: { devices[1].certificateDER }) }
+        ) { try cache.key(for: claimed, certificates: { _ in devices[1].certificateDER }) }
         #expect(cache.count == 0)
         // The right certificate then works.
         let own = Signature.sign(message, with: devices[0])
-        #expect(cache.verify(own, of: message, by: claimed, certificateDER: { devices[0].certificateDER }))
+        #expect(cache.verify(own, of: message, by: claimed, certificates: { _ in devices[0].certificateDER }))
     }
 
     @Test func theCacheKeepsAtMostItsCapacityAndAsksForEvictedCertificatesAgain() throws {
         let cache = PublicKeyCache(capacity: 2)
         var asked: [PeerID] = []
         func key(_ index: Int) throws -> PublicKey {
-            try cache.key(for: devices[index].peerID) {
+            try cache.key(for: devices[index].peerID) { _ in
                 asked.append(devices[index].peerID)
                 return devices[index].certificateDER
             }
@@ -100,7 +102,7 @@ import Testing
             let claimed = (i / devices.count) % devices.count
             let answer = cache.verify(
                 signatures[signer], of: message, by: devices[claimed].peerID,
-                certificateDER: { SignedSetFixtures.certificate(of: devices[claimed].peerID) })
+                certificates: { _ in SignedSetFixtures.certificate(of: devices[claimed].peerID) })
             if answer != (signer == claimed) { mistakes.withLock { $0 += 1 } }
         }
         #expect(mistakes.withLock { $0 } == 0)

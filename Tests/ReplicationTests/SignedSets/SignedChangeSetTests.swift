@@ -21,7 +21,7 @@ import Testing
     {
         let set = try SignedChangeSet(decoding: bytes, maximumBodyBytes: limit ?? self.limit)
         try set.verify(
-            zone: zone ?? self.zone, keys: keys, certificateDER: { certificate(set.header.author) })
+            zone: zone ?? self.zone, keys: keys, certificates: certificate)
         return set
     }
 
@@ -34,7 +34,7 @@ import Testing
             // The header without its body still decodes and verifies, with the same hash.
             let header = try SignedSetHeader(decoding: set.header.encoded)
             #expect(header == set.header)
-            try header.verify(zone: zone, keys: keys, certificateDER: { certificate(header.author) })
+            try header.verify(zone: zone, keys: keys, certificates: certificate)
         }
         #expect(chain[0].header.prevHash == SignedSetHeader.noPrevious)
         #expect(chain[1].header.prevHash == chain[0].hash)
@@ -72,13 +72,13 @@ import Testing
         ]
         for altered in alterations {
             #expect(throws: SignedSetError.badSignature(author: author.peerID, seq: altered.seq)) {
-                try altered.verify(zone: zone, keys: keys, certificateDER: { certificate(altered.author) })
+                try altered.verify(zone: zone, keys: keys, certificates: certificate)
             }
         }
         // A changed zone: refused as another zone's set, and, relabelled for this zone, as forged.
         let moved = forged(zone: "zone-b")
         #expect(throws: SignedSetError.badSignature(author: author.peerID, seq: 2)) {
-            try moved.verify(zone: "zone-b", keys: keys, certificateDER: { certificate(moved.author) })
+            try moved.verify(zone: "zone-b", keys: keys, certificates: certificate)
         }
     }
 
