@@ -53,8 +53,8 @@ public struct SignedSetHeader: Hashable, Sendable {
     /// The header alone, as kept and sent once the body is gone: fields, then signature.
     public var encoded: [UInt8] { fields + signature }
 
-    /// What the author signs: the domain tag, then the fields.
-    var signedMessage: [UInt8] { Self.domain + fields }
+    /// What the author signs: the domain tag, then the fields (public for the benchmark).
+    public var signedMessage: [UInt8] { Self.domain + fields }
 
     /// Checks that the header belongs to `zone` and that its author signed it, with the
     /// author's key from `keys` (or from the certificate `certificates` gives for it on a miss).
