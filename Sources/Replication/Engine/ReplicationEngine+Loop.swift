@@ -141,6 +141,9 @@ extension ReplicationEngine {
             let replicated = connection.status.withLock { $0.zones }
             for zone in zones.intersection(replicated).sorted() { connection.post(.localCommit(zone: zone)) }
         }
-        if membershipTouched { wakeLoop() }
+        if membershipTouched {
+            wakeLoop()
+            checkMemberships()
+        }
     }
 }

@@ -193,12 +193,14 @@ public final class ReplicationEngine: @unchecked Sendable {
         checkMemberships()
     }
 
-    /// Reports `event`; a connection made or lost, or a change set applied, may mean a
-    /// membership to check or a copy to purge: the membership upkeep runs a round.
+    /// Reports `event`; a connection made or lost may mean a membership to check or a copy
+    /// to purge: the membership upkeep runs a round. (So does a commit that touches share or
+    /// participant records, `committed`; not every applied change set, which cost each
+    /// participant a read of every share per tag it received.)
     func emit(_ event: ReplicationEvent) {
         configuration.onEvent(event)
         switch event {
-        case .connected, .disconnected, .changeSetApplied: checkMemberships()
+        case .connected, .disconnected: checkMemberships()
         default: break
         }
     }
