@@ -15,36 +15,68 @@ public struct PeerID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Parses the printed form; dashes, spaces and letter case are ignored.
     public init(parsing text: String) throws(PeerIDError) {
-        let cleaned = text.uppercased().filter { $0 != "-" && $0 != " " }
+        // Works on ASCII bytes: IDs are parsed for every participant row read, and the
+        // Character-by-Character form cost a participant a tenth of its CPU.
+        var cleaned: [UInt8] = []
+        cleaned.reserveCapacity(56)
+        for byte in text.utf8 where byte != UInt8(ascii: "-") && byte != UInt8(ascii: " ") {
+            guard byte < 0x80 else {
+                self = try PeerID(parsingUnicode: text)
+                return
+            }
+            cleaned.append(byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte)
+        }
         guard cleaned.count == 56 else { throw .wrongLength(cleaned.count) }
-        let chars = Array(cleaned)
-        var data = ""
+        var values: [Int] = []
+        values.reserveCapacity(52)
         for group in 0..<4 {
-            let body = String(chars[(group * 14)..<(group * 14 + 13)])
-            let check = chars[group * 14 + 13]
-            for ch in body where Base32.value(of: ch) == nil { throw .invalidCharacter(ch) }
-            guard Base32.value(of: check) != nil else { throw .invalidCharacter(check) }
-            guard Base32.luhnCheck(body) == check else { throw .checkFailed(group: group + 1) }
-            data += body
+            let start = group * 14
+            for byte in cleaned[start..<(start + 13)] {
+                guard let value = Base32.value(ofASCII: byte) else {
+                    throw .invalidCharacter(Character(Unicode.Scalar(byte)))
+                }
+                values.append(value)
+            }
+            let check = cleaned[start + 13]
+            guard let checkValue = Base32.value(ofASCII: check) else {
+                throw .invalidCharacter(Character(Unicode.Scalar(check)))
+            }
+            guard Base32.luhnCheck(values[(group * 13)...]) == checkValue else {
+                throw .checkFailed(group: group + 1)
+            }
         }
-        guard let decoded = Base32.decode(data), let id = PeerID(digest: Array(decoded.prefix(32))) else {
-            throw .wrongLength(cleaned.count)
+        self = PeerID(digest: Array(Base32.decode(values).prefix(32)))!
+    }
+
+    /// Text with letters outside ASCII: upper-cased as Unicode does (which may change its
+    /// length), then refused for the character that cannot be in an ID, or its length.
+    private init(parsingUnicode text: String) throws(PeerIDError) {
+        let cleaned = Array(text.uppercased().filter { $0 != "-" && $0 != " " })
+        guard cleaned.count == 56 else { throw .wrongLength(cleaned.count) }
+        guard let other = cleaned.first(where: { $0.asciiValue == nil }) else {
+            self = try PeerID(parsing: String(cleaned))
+            return
         }
-        self = id
+        throw .invalidCharacter(other)
     }
 
     /// The printable, copy-paste friendly form.
     public var description: String {
-        let body = Array(Base32.encode(bytes))  // 52 characters
-        var withChecks = ""
-        for group in 0..<4 {
-            let chunk = String(body[(group * 13)..<(group * 13 + 13)])
-            withChecks += chunk
-            withChecks.append(Base32.luhnCheck(chunk))
+        let body = Base32.encode(bytes)  // 52 values
+        var out: [UInt8] = []
+        out.reserveCapacity(63)
+        var written = 0
+        func put(_ value: Int) {
+            if written > 0 && written % 7 == 0 { out.append(UInt8(ascii: "-")) }
+            out.append(Base32.alphabet[value])
+            written += 1
         }
-        let all = Array(withChecks)
-        return stride(from: 0, to: all.count, by: 7).map { String(all[$0..<($0 + 7)]) }
-            .joined(separator: "-")
+        for group in 0..<4 {
+            let chunk = body[(group * 13)..<(group * 13 + 13)]
+            for value in chunk { put(value) }
+            put(Base32.luhnCheck(chunk))
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The first seven characters: enough for people to tell peers apart in logs.
@@ -81,42 +113,45 @@ public enum PeerIDError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// RFC 4648 base-32 without padding, plus the Luhn mod-32 check character.
+/// RFC 4648 base-32 without padding, plus the Luhn mod-32 check character, on the values
+/// 0…31 of the characters (`alphabet` spells them).
 enum Base32 {
-    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)
 
-    static func value(of ch: Character) -> Int? {
-        guard let ascii = ch.asciiValue else { return nil }
-        switch ascii {
-        case 65...90: return Int(ascii - 65)
-        case 50...55: return Int(ascii - 50) + 26
+    /// The value of an upper-case base-32 character, nil for any other byte.
+    static func value(ofASCII byte: UInt8) -> Int? {
+        switch byte {
+        case 65...90: return Int(byte - 65)
+        case 50...55: return Int(byte - 50) + 26
         default: return nil
         }
     }
 
-    static func encode(_ bytes: [UInt8]) -> String {
-        var out = ""
+    /// The values of `bytes`, five bits each (the last one padded with zeros).
+    static func encode(_ bytes: [UInt8]) -> [Int] {
+        var out: [Int] = []
+        out.reserveCapacity((bytes.count * 8 + 4) / 5)
         var buffer = 0
         var bits = 0
         for byte in bytes {
-            buffer = (buffer << 8) | Int(byte)
+            buffer = ((buffer << 8) | Int(byte)) & 0xFFFF
             bits += 8
             while bits >= 5 {
-                out.append(alphabet[(buffer >> (bits - 5)) & 31])
+                out.append((buffer >> (bits - 5)) & 31)
                 bits -= 5
             }
         }
-        if bits > 0 { out.append(alphabet[(buffer << (5 - bits)) & 31]) }
+        if bits > 0 { out.append((buffer << (5 - bits)) & 31) }
         return out
     }
 
-    static func decode(_ text: String) -> [UInt8]? {
+    static func decode(_ values: [Int]) -> [UInt8] {
         var out: [UInt8] = []
+        out.reserveCapacity(values.count * 5 / 8)
         var buffer = 0
         var bits = 0
-        for ch in text {
-            guard let v = value(of: ch) else { return nil }
-            buffer = ((buffer << 5) | v) & 0xFFFF
+        for value in values {
+            buffer = ((buffer << 5) | value) & 0xFFFF
             bits += 5
             if bits >= 8 {
                 out.append(UInt8((buffer >> (bits - 8)) & 0xFF))
@@ -126,19 +161,18 @@ enum Base32 {
         return out
     }
 
-    /// Luhn mod N over the base-32 code points, so a single mistyped character or a swap of
-    /// two adjacent ones changes the check.
-    static func luhnCheck(_ text: String) -> Character {
+    /// Luhn mod N over the base-32 values, so a single mistyped character or a swap of two
+    /// adjacent ones changes the check.
+    static func luhnCheck(_ values: ArraySlice<Int>) -> Int {
         let n = 32
         var factor = 1
         var sum = 0
-        for ch in text.reversed() {
-            var addend = factor * (value(of: ch) ?? 0)
+        for value in values.reversed() {
+            var addend = factor * value
             factor = factor == 2 ? 1 : 2
             addend = addend / n + addend % n
             sum += addend
         }
-        let check = (n - sum % n) % n
-        return alphabet[check]
+        return (n - sum % n) % n
     }
 }
