@@ -301,13 +301,13 @@ extension ReplicationEngine: ConnectionOwner {
                 state.records[peer]?.attempt = 0
                 state.records[peer]?.unreachableRound = nil
             }
-            // The zones are announced: the owner's logs follow.
-            sendMembershipLogs(on: connection, zones: ownedZones(with: peer))
         case .addressesAnnounced(let addresses):
             connection.status.withLock { $0.announcedAddresses = addresses }
             recordAddress(of: connection)
         case .deviceListAnnounced(let entries):
             learnPerson(entries, from: connection)
+        case .membershipWanted(let zone):
+            sendMembershipLogs(on: connection, zones: [zone])
         case .membershipReceived(let zone, let operations):
             receivedMembership(zone: zone, operations: operations, from: connection)
         case .unreplicatedZoneAnnounced(let zone):

@@ -119,12 +119,8 @@ extension ReplicationEngine {
                 }
                 continue
             }
-            let before = connection.status.withLock { $0.zones }
-            if kept != before {
+            if kept != connection.status.withLock({ $0.zones }) {
                 connection.post(.zonesChanged(sessionZones(for: peer)))
-                // A zone newly replicated with the peer: its log follows its announcement.
-                sendMembershipLogs(
-                    on: connection, zones: ownedZones(with: peer).filter { !before.contains($0) })
             }
         }
     }

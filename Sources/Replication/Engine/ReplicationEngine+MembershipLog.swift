@@ -28,8 +28,8 @@ extension ReplicationEngine {
         wakeLoop()
     }
 
-    /// Sends `connection` the whole log of each zone among `zones` that this library owns
-    /// (the session drops any it does not replicate with the peer as owner).
+    /// Sends `connection` the whole log of each zone among `zones` (the session drops any it
+    /// does not replicate with the peer as its owner).
     func sendMembershipLogs(on connection: PeerConnection, zones: [String]) {
         for zone in zones {
             do {
@@ -45,16 +45,13 @@ extension ReplicationEngine {
         }
     }
 
-    /// The zones `peer` replicates with this library as its owner.
-    func ownedZones(with peer: PeerID) -> [String] {
-        state.withLock { $0.membership.zones(with: peer) }.filter(\.localIsOwner).map(\.zone)
-    }
-
     /// Operations the owner of `zone` sent: each checked, stored if it checks, logged if not.
     func receivedMembership(zone: String, operations: [[UInt8]], from connection: PeerConnection) {
         let peer = connection.peer
         do {
-            let outcome = try MembershipIntake.receive(operations, zone: zone, library: library)
+            let sender = connection.status.withLock { $0.person }
+            let outcome = try MembershipIntake.receive(
+                operations, zone: zone, library: library, sender: sender)
             for reason in outcome.refused {
                 logger.log(.warning, "refused a membership operation of zone \(zone): \(reason)", peer: peer)
             }

@@ -31,14 +31,25 @@ public enum MembershipIntake {
     }
 
     /// Checks `operations` of `zone` (held in the shared store) and stores those that check.
-    public static func receive(_ operations: [[UInt8]], zone: String, library: Library) throws -> Outcome {
+    /// `sender` is the device list the sending connection's device proved (docs/PROTOCOL.md
+    /// §7.6), if it sent one: it names the owner's person and devices when the share record
+    /// or the stored lists do not yet (the operations of a first connection arrive before
+    /// the zone's records).
+    public static func receive(
+        _ operations: [[UInt8]], zone: String, library: Library, sender: DeviceList? = nil
+    ) throws -> Outcome {
         let store = library.sharedStore
         guard let share = try store.share(zone) else { throw Failure.unknownZone(zone) }
-        guard let owner = try share.ownerPerson ?? library.privateStore.person(of: share.owner) else {
+        let proven = sender.flatMap { $0.isOnList(share.owner) ? $0 : nil }
+        guard
+            let owner = try share.ownerPerson ?? library.privateStore.person(of: share.owner)
+                ?? proven?.person
+        else {
             throw Failure.ownerPersonUnknown(zone: zone, owner: share.owner)
         }
         var stored = try StoredMembership.load(
-            zone: zone, owner: owner, from: store, privateStore: library.privateStore)
+            zone: zone, owner: owner, from: store, privateStore: library.privateStore,
+            also: proven.map { [$0] } ?? [])
         let (kept, refused) = stored.receive(operations)
         let added = try store.addMembershipOperations(kept.map { ($0.hash, $0.encoded) }, zone: zone)
         return Outcome(stored: added, refused: refused)

@@ -11,13 +11,17 @@ struct StoredMembership {
     /// Where the signers' certificates are looked up: the owner person's stored device list.
     let directory: DeviceListDirectory
 
-    /// Loads the log of `zone` owned by `owner` from `store`. Stored operations that no
-    /// longer check are left out of the log (and reported through `refused`).
+    /// Loads the log of `zone` owned by `owner` from `store`, with the owner's device list
+    /// as stored, or else the first of `also` that is the owner's (one a connection proved).
+    /// Stored operations that no longer check are left out of the log (and reported
+    /// through `refused`).
     static func load(
         zone: String, owner: PersonID, from store: LibraryStore, privateStore: LibraryStore,
-        refused: (MembershipError) -> Void = { _ in }
+        also: [DeviceList] = [], refused: (MembershipError) -> Void = { _ in }
     ) throws -> StoredMembership {
-        let lists = (try? LocalPerson.load(owner, from: privateStore)).map { [$0] } ?? []
+        let lists =
+            (try? LocalPerson.load(owner, from: privateStore)).map { [$0] }
+            ?? also.first { $0.person == owner }.map { [$0] } ?? []
         var stored = StoredMembership(
             log: MembershipLog(zone: zone, owner: owner), directory: DeviceListDirectory(lists))
         for bytes in try store.membershipOperations(zone: zone) {

@@ -25,6 +25,14 @@ extension SyncSession {
         out.send(MembershipOperationsMessage(zone: zone, operations: batch))
     }
 
+    /// The peer announced a zone both sides replicate: as its owner, this side's log of it
+    /// follows (the engine sends it with `sendMembership`). Sent after every announcement
+    /// (a resync too): the peer ignores what it holds.
+    mutating func announcedByPeer(_ zone: SessionZone) {
+        guard zone.localIsOwner, agreement?.capabilities.contains(.membership) == true else { return }
+        out.notify(.membershipWanted(zone: zone.zone))
+    }
+
     /// Operations from the peer: passed on when the peer owns the zone; otherwise ignored and
     /// logged (a participant never sends them; a zone not replicated with the peer has no
     /// log here to add them to).

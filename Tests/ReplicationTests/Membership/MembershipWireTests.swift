@@ -153,6 +153,24 @@ import Testing
         #expect(try pair.summary(participant, .shared).operations == 2)
     }
 
+    @Test func beforeTheOwnersListIsStoredTheListItsConnectionProvedVouchesForIt() throws {
+        let pair = try Pair()
+        let issued = pair.issue().map(\.encoded)
+        let newcomer = try Peer()
+        try newcomer.library.sharedStore.prepareParticipantZone(pair.zone, owner: pair.owner.identity.peerID)
+        // A list that does not hold the owner's device vouches for nothing.
+        #expect(
+            throws: MembershipIntake.Failure.ownerPersonUnknown(
+                zone: pair.zone, owner: pair.owner.identity.peerID)
+        ) {
+            try MembershipIntake.receive(
+                issued, zone: pair.zone, library: newcomer.library, sender: pair.participant.person)
+        }
+        let outcome = try MembershipIntake.receive(
+            issued, zone: pair.zone, library: newcomer.library, sender: pair.owner.person)
+        #expect(outcome == MembershipIntake.Outcome(stored: 2, refused: []))
+    }
+
     @Test func operationsOfAZoneNotHeldOrOfAnUnknownOwnerAreNotChecked() throws {
         let pair = try Pair()
         let issued = pair.issue().map(\.encoded)

@@ -59,6 +59,32 @@ import Testing
         #expect(membershipMessages(participant).isEmpty, "a participant never sends operations")
     }
 
+    @Test func theOwnerIsAskedForItsLogEachTimeThePeerAnnouncesTheZone() {
+        let clocks = ZoneClocks([.init(zone: zone, clock: VectorClock())])
+        var owner = probe()
+        owner.receive(clocks)
+        #expect(owner.last.contains(.notify(.membershipWanted(zone: zone))))
+        owner.receive(clocks)
+        #expect(owner.last.contains(.notify(.membershipWanted(zone: zone))), "a resync too")
+
+        var older = probe(capabilities: [])
+        older.receive(clocks)
+        #expect(!older.last.contains(.notify(.membershipWanted(zone: zone))))
+        var participant = probe(localIsOwner: false)
+        participant.receive(clocks)
+        #expect(!participant.last.contains(.notify(.membershipWanted(zone: zone))))
+
+        // Announced before this side replicated the zone: asked for when it starts.
+        var late = SessionProbe(zones: [], established: false)
+        late.handle(.frame(Hello(peerID: SessionProbe.participant, capabilities: [.membership]).frame()))
+        late.receive(clocks)
+        #expect(!late.last.contains(.notify(.membershipWanted(zone: zone))))
+        late.handle(
+            .zonesChanged([SessionZone(zone: zone, store: .private, localIsOwner: true, clock: VectorClock())]
+            ))
+        #expect(late.last.contains(.notify(.membershipWanted(zone: zone))))
+    }
+
     @Test func aLongLogGoesInSeveralMessagesWithinTheLimits() {
         var configuration = SessionConfiguration()
         configuration.limits.maxMembershipOperations = 2
