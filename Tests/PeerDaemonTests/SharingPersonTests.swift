@@ -65,7 +65,7 @@ import Testing
         try peers.stop()
     }
 
-    /// What schema 7 (the previous version) left: no persons on shares or participants.
+    /// What schema 7 left: no persons on shares or participants, no membership log.
     private func downgradeToSchema7(_ peer: SharingPeer) throws {
         for store in ["private", "shared"] {
             let database = try Database(path: peer.daemon.libraryDirectory + "/\(store).sqlite")
@@ -74,6 +74,7 @@ import Testing
                 ALTER TABLE shares DROP COLUMN owner_person;
                 ALTER TABLE participants DROP COLUMN person;
                 DROP TABLE device_persons;
+                DROP TABLE membership_operations;
                 DELETE FROM stamps WHERE field = 4 AND entity IN (1, 2);
                 PRAGMA user_version = 7;
                 """)

@@ -114,6 +114,11 @@ struct ShareDirectory: Sendable {
                     ]
                 }),
         ]
+        // The signed membership log beside the records (docs/CONTROL.md).
+        let membership = try MembershipSummary.of(share, in: library)
+        object["membership"] = [
+            "operations": .int(membership.operations), "matches_records": .bool(membership.matchesRecords),
+        ]
         // Without an address there is no URL to show; share create and revoke say why.
         if mine && !share.stopped, let address = try? address() {
             object["url"] = .string(try url(zone: share.zone, address: address).description)

@@ -16,6 +16,9 @@ struct EngineState: Sendable {
     var nextConnectionID = 0
     var loopWake = false
     var refreshRequested = false
+    /// Zones whose share or participant records were committed since the loop last issued
+    /// membership operations.
+    var membershipTouched: Set<String> = []
     /// Changes made here that a peer refused (and that were undone), not reported yet.
     var refusedChanges: [RefusedChange] = []
     static let maxRefusedChanges = 1_000

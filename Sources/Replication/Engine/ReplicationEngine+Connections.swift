@@ -306,6 +306,10 @@ extension ReplicationEngine: ConnectionOwner {
             recordAddress(of: connection)
         case .deviceListAnnounced(let entries):
             learnPerson(entries, from: connection)
+        case .membershipWanted(let zone):
+            sendMembershipLogs(on: connection, zones: [zone])
+        case .membershipReceived(let zone, let operations):
+            receivedMembership(zone: zone, operations: operations, from: connection)
         case .unreplicatedZoneAnnounced(let zone):
             revokeIfEnded(zone, on: connection)
         case .changeSetApplied(let zone, let refused):

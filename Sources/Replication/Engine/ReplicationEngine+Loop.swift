@@ -14,15 +14,20 @@ extension ReplicationEngine {
     func runLoop() {
         var nextTick = ContinuousClock.now + configuration.tickInterval
         var nextRefresh = ContinuousClock.now + configuration.membershipRefreshInterval
+        // Shares made before the log get theirs now; the others catch up on what changed.
+        issueMembership(zones: nil)
         while true {
             let wait = min(nextTick, nextRefresh, nextDialDue() ?? nextTick) - .now
             loopCondition.withLock {
                 if !state.withLock({ $0.loopWake }) && wait > .zero { loopCondition.wait(timeout: wait) }
                 state.withLock { $0.loopWake = false }
             }
-            let (running, refresh) = state.withLock { state -> (Bool, Bool) in
-                defer { state.refreshRequested = false }
-                return (state.running, state.refreshRequested)
+            let (running, refresh, touched) = state.withLock { state -> (Bool, Bool, Set<String>) in
+                defer {
+                    state.refreshRequested = false
+                    state.membershipTouched = []
+                }
+                return (state.running, state.refreshRequested, state.membershipTouched)
             }
             guard running else { return }
             let now = ContinuousClock.now
@@ -30,6 +35,7 @@ extension ReplicationEngine {
                 applyMembership()
                 nextRefresh = now + configuration.membershipRefreshInterval
             }
+            if !touched.isEmpty { issueMembership(zones: touched) }
             if now >= nextTick {
                 for connection in state.withLock({ Array($0.connections.values) }) { connection.post(.tick) }
                 closeOverdueGuests()
@@ -132,9 +138,14 @@ extension ReplicationEngine {
     /// the changes came from; a membership change is re-read on the loop thread.
     func committed(_ entry: HistoryEntry) {
         let zones = Set(entry.changes.map(\.zone))
-        let membershipTouched = entry.changes.contains { $0.entity == "share" || $0.entity == "participant" }
+        let membershipZones = Set(
+            entry.changes.lazy.filter { $0.entity == "share" || $0.entity == "participant" }.map(\.zone))
+        let membershipTouched = !membershipZones.isEmpty
         let connections = state.withLock { state -> [PeerConnection] in
-            if membershipTouched { state.refreshRequested = true }
+            if membershipTouched {
+                state.refreshRequested = true
+                state.membershipTouched.formUnion(membershipZones)
+            }
             return Array(state.connections.values)
         }
         for connection in connections where entry.author != connection.syncAuthor {

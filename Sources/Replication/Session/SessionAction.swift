@@ -54,6 +54,11 @@ public enum SessionNotice: Equatable, Sendable {
     case addressesAnnounced([PeerAddress])
     /// The peer told which person it is: its device list's encoded entries, unchecked.
     case deviceListAnnounced([[UInt8]])
+    /// The peer announced `zone`, which this side owns: its membership log is to be sent
+    /// (`SessionEvent.sendMembership`).
+    case membershipWanted(zone: String)
+    /// The owner of `zone` sent signed membership operations (encoded, unchecked).
+    case membershipReceived(zone: String, operations: [[UInt8]])
     /// The peer announced a zone this side does not replicate with it: the owner checks
     /// whether the peer's membership ended, and revokes the zone if so.
     case unreplicatedZoneAnnounced(String)

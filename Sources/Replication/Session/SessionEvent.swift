@@ -106,6 +106,10 @@ public enum SessionEvent: Sendable {
     /// A transfer of this data (on any connection) ended without storing it: a fetch that
     /// found it busy may start now.
     case dataClaimReleased(ContentHash)
+    /// Signed membership operations of `zone` to send the peer (this side owns the zone):
+    /// sent when the zone is replicated with the peer and both sides have
+    /// `Capabilities.membership`, dropped otherwise.
+    case sendMembership(zone: String, operations: [[UInt8]])
     /// This side wants the connection closed.
     case closeRequested(CloseCode, String)
     /// The connection ended (nil: cleanly) or broke.

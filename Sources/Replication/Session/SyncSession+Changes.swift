@@ -27,6 +27,7 @@ extension SyncSession {
             if let clock = unclaimedAnnouncements.removeValue(forKey: zone) {
                 replication.remote = clock
                 replication.dirty = true
+                announcedByPeer(info)
             }
             zones[zone] = replication
             added.append(info)
@@ -59,6 +60,7 @@ extension SyncSession {
                     "the peer announced zone \(entry.zone), which is not replicated with it here (yet)")
                 continue
             }
+            announcedByPeer(zone.info)
             zone.remote = entry.clock
             zone.generation += 1
             zone.dirty = true

@@ -60,7 +60,7 @@ public struct SyncSession: Sendable {
     var sendableFrameSize: Int { agreement?.sendableFrameSize ?? configuration.maximumFrameSize }
 
     /// The optional features this build announces in its hello.
-    public static let capabilities: Capabilities = [.addresses, .refusalNotices, .persons]
+    public static let capabilities: Capabilities = [.addresses, .refusalNotices, .persons, .membership]
 
     public init(
         localPeer: PeerID, remotePeer: PeerID, zones: [SessionZone],
@@ -150,6 +150,7 @@ public struct SyncSession: Sendable {
         case .dataRead(let request, let result): dataRead(request, result)
         case .dataArrived(let hash): dataArrived(hash)
         case .dataClaimReleased(let hash): fetcher.released(hash, &out)
+        case .sendMembership(let zone, let operations): sendMembership(zone: zone, operations)
         case .closeRequested(let code, let reason): close(.local(code, reason), code: code)
         case .transportEnded(let reason): close(.transport(reason), code: nil)
         }
@@ -232,6 +233,7 @@ public struct SyncSession: Sendable {
         case .changesRefused(let refused): receiveRefusals(refused)
         case .addresses(let message): out.notify(.addressesAnnounced(message.addresses))
         case .deviceList(let message): out.notify(.deviceListAnnounced(message.entries))
+        case .membershipOperations(let message): receiveMembership(message)
         }
     }
 

@@ -3,7 +3,7 @@
 /// A released migration is never edited: a change to the schema is a new entry at the end,
 /// so a store written by any earlier version opens and upgrades in place.
 enum Migrations {
-    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8]
+    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8, v9]
 
     /// Brings `db` to the latest version, each migration in its own transaction.
     static func migrate(_ db: Database) throws {
@@ -115,6 +115,18 @@ enum Migrations {
             device TEXT PRIMARY KEY,
             person TEXT NOT NULL
         ) WITHOUT ROWID;
+        """
+
+    /// Signed membership operations (issue 12, step 2): each zone's log as received or
+    /// issued, kept whole (local bookkeeping: replicated by their own message, never in
+    /// change sets).
+    static let v9 = """
+        CREATE TABLE membership_operations (
+            zone TEXT NOT NULL,
+            hash BLOB NOT NULL,
+            operation BLOB NOT NULL,
+            PRIMARY KEY (zone, hash)
+        );
         """
 
     static let v1 = """

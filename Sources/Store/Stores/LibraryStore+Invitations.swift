@@ -53,6 +53,42 @@ extension LibraryStore {
         return Self.constantTimeEqual(Array(stored.utf8), Array(Self.hash(token).utf8))
     }
 
+    /// The SHA-256 of the share's current URL token (the bytes the stored hex spells), or
+    /// nil while no URL was ever made for it: what the owner's membership log names as the
+    /// share URL's token.
+    public func invitationTokenHash(zone: String) throws -> [UInt8]? {
+        let stored = try read { db in
+            try db.first("SELECT token_hash FROM invitations WHERE zone = ?", zone) { $0.string(0) }
+        }
+        return stored.flatMap(Self.bytes(hex:))
+    }
+
+    /// The bytes `hex` spells (two lowercase or uppercase digits each); nil when it is not hex.
+    static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = Self.nibble(digits[index]), let low = Self.nibble(digits[index + 1]) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    private static func nibble(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     private func requireOwnedShare(_ zone: String, _ db: Database) throws {
         guard let owner = try owner(of: zone, db), zone != Self.defaultZone else {
             throw StoreError.unknownZone(zone)

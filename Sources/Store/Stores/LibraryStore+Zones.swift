@@ -116,7 +116,7 @@ extension LibraryStore {
     }
 
     /// Removes this store's whole copy of a zone (participant leaving, removed, or share
-    /// stopped): rows, stamps, clock and the zone itself. Unused photo data goes too.
+    /// stopped): rows, stamps, clock, membership operations and the zone itself. Unused photo data goes too.
     public func purge(zone: String) throws {
         let hashes = try read { db in
             try db.query("SELECT DISTINCT data_hash FROM photos WHERE zone = ?", zone) {
@@ -129,6 +129,7 @@ extension LibraryStore {
             try db.run("DELETE FROM stamps WHERE zone = ?", zone)
             try db.run("DELETE FROM unknown_fields WHERE zone = ?", zone)
             try db.run("DELETE FROM zones WHERE id = ?", zone)
+            try db.run("DELETE FROM membership_operations WHERE zone = ?", zone)
         }
         for hash in hashes.compactMap({ $0 }) { try collectBlob(hash) }
     }

@@ -69,6 +69,26 @@ import Testing
         }
     }
 
+    @Test func membershipOperationsOverTheLimitsOrNoneAreRefused() {
+        var limits = MessageLimits()
+        limits.maxMembershipOperations = 1
+        limits.maxMembershipOperationBytes = 4
+        #expect(throws: WireError.fieldTooLarge(field: "membership operation count", length: 2, maximum: 1)) {
+            try PeerMessage(
+                frame: MembershipOperationsMessage(zone: "z", operations: [[1], [2]]).frame(), limits: limits)
+        }
+        #expect(throws: WireError.fieldTooLarge(field: "membership operation", length: 5, maximum: 4)) {
+            try PeerMessage(
+                frame: MembershipOperationsMessage(zone: "z", operations: [[1, 2, 3, 4, 5]]).frame(),
+                limits: limits)
+        }
+        #expect(
+            throws: WireError.invalidValue(field: "membership operation count", reason: "no operation given")
+        ) {
+            try PeerMessage(frame: MembershipOperationsMessage(zone: "z", operations: []).frame())
+        }
+    }
+
     @Test func aClockWithTooManyEntriesIsRefused() {
         var limits = MessageLimits()
         limits.maxClockEntries = 1

@@ -49,6 +49,9 @@ enum SampleMessages {
             Addresses([PeerAddress(host: "192.0.2.7", port: 7733), PeerAddress(host: "2001:db8::1", port: 1)])
         ),
         .deviceList(DeviceListMessage([[1, 2, 3], [], Array(repeating: 9, count: 300)])),
+        .membershipOperations(
+            MembershipOperationsMessage(
+                zone: "zone-1", operations: [[1, 2, 3], Array(repeating: 7, count: 500)])),
     ]
 }
 
@@ -86,11 +89,11 @@ enum SampleMessages {
 
     @Test func typeNumbersAreTheDocumentedOnes() {
         let types = SampleMessages.all.map { $0.frame().type.rawValue }
-        #expect(Set(types) == Set(2...15))
+        #expect(Set(types) == Set(2...16))
     }
 
     @Test func helloAndUnknownTypesAreUnexpectedHere() {
-        for type: UInt8 in [0x00, 0x01, 0x10, 0xFF] {
+        for type: UInt8 in [0x00, 0x01, 0x11, 0xFF] {
             #expect(throws: WireError.unexpectedMessage(type: type, expected: "a replication message")) {
                 try PeerMessage(frame: Frame(type: MessageType(rawValue: type), payload: []))
             }

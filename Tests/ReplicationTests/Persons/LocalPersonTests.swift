@@ -39,13 +39,13 @@ import Testing
             photo = try library.privateStore.addPhoto(name: "old.jpg", data: data)
             library.close()
         }
-        // What schema 6 left: no device lists, no person, no persons on shares.
+        // What schema 6 left: no device lists, no person, no persons on shares, no membership log.
         let database = try Database(path: temp.file("state/private.sqlite"))
         try database.execute(
             """
             DROP TABLE device_list_entries; DELETE FROM meta WHERE key = 'local_person';
             ALTER TABLE shares DROP COLUMN owner_person; ALTER TABLE participants DROP COLUMN person;
-            DROP TABLE device_persons; PRAGMA user_version = 6
+            DROP TABLE device_persons; DROP TABLE membership_operations; PRAGMA user_version = 6
             """)
         database.close()
 

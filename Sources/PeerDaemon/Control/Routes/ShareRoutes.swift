@@ -20,7 +20,10 @@ extension ControlRoutes {
                 try args.optionalString("public") ?? "none", allowNone: true)
             let zone = try photo.store.createShare(
                 photo: photo.id, title: title, publicPermission: permission)
-            return ["share": .string(zone), "url": .string(try sharing.url(zone: zone).description)]
+            let url = try sharing.url(zone: zone)
+            // The URL's token is the owner's own bookkeeping (no commit): the log learns it now.
+            services.replication.engine.membershipRecordsChanged(zone: zone)
+            return ["share": .string(zone), "url": .string(url.description)]
         }
         register(.shareAdd) { args in
             let photo = try sharing.library.resolve(.photo, try args.string("photo"))
@@ -67,6 +70,7 @@ extension ControlRoutes {
             let zone = try sharing.library.resolve(.share, try args.string("share"))
             _ = try sharing.address()
             _ = try sharing.library.revokeInvitations(zone: zone.id)
+            services.replication.engine.membershipRecordsChanged(zone: zone.id)
             return ["share": .string(zone.id), "url": .string(try sharing.url(zone: zone.id).description)]
         }
         register(.shareList) { args in

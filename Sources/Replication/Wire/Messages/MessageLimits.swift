@@ -20,6 +20,12 @@ public struct MessageLimits: Sendable {
     /// Largest device-list entry, in bytes (an entry adding a device carries its
     /// certificate: at most 4 KiB).
     public var maxDeviceListEntryBytes = 8_192
+    /// Most operations in one membership-operations message (a zone's log holds at most
+    /// `MembershipLog.maximumOperations`; larger logs go in several messages).
+    public var maxMembershipOperations = 10_000
+    /// Largest membership operation, in bytes (a removal with a cut-off for each of 1,024
+    /// devices is about 75 KiB).
+    public var maxMembershipOperationBytes = 128 * 1024
     /// Bounds of the change-set codec inside a change-set message.
     public var changeSet = ChangeSetCodec.Limits()
 

@@ -17,6 +17,7 @@ public enum PeerMessage: Equatable, Sendable {
     case changesRefused(ChangesRefused)
     case addresses(Addresses)
     case deviceList(DeviceListMessage)
+    case membershipOperations(MembershipOperationsMessage)
 
     /// Decodes `frame`; a hello or a type this build does not know is an unexpected message.
     public init(frame: Frame, limits: MessageLimits = MessageLimits()) throws(WireError) {
@@ -35,6 +36,8 @@ public enum PeerMessage: Equatable, Sendable {
         case .changesRefused: self = .changesRefused(try ChangesRefused(frame: frame, limits: limits))
         case .addresses: self = .addresses(try Addresses(frame: frame, limits: limits))
         case .deviceList: self = .deviceList(try DeviceListMessage(frame: frame, limits: limits))
+        case .membershipOperations:
+            self = .membershipOperations(try MembershipOperationsMessage(frame: frame, limits: limits))
         default: throw .unexpectedMessage(type: frame.type.rawValue, expected: "a replication message")
         }
     }
@@ -56,6 +59,7 @@ public enum PeerMessage: Equatable, Sendable {
         case .changesRefused(let message): return message.frame()
         case .addresses(let message): return message.frame()
         case .deviceList(let message): return message.frame()
+        case .membershipOperations(let message): return message.frame()
         }
     }
 }

@@ -1,0 +1,67 @@
+import Store
+
+/// The signed membership log on the wire: the owner issues operations (at start, and after
+/// each commit touching an owned share's records) and sends them to the connections
+/// replicating the zone; a participant checks and stores what its owner sends.
+extension ReplicationEngine {
+    /// Signs what the logs of owned shares lack (every owned share when `zones` is nil) and
+    /// pushes the new operations. Runs on the engine's loop, never on a commit.
+    func issueMembership(zones: Set<String>?) {
+        let issuer = MembershipIssuer(library: library, identity: identity)
+        let issued = issuer.reconcile(zones: zones) { zone, error in
+            logger.log(.warning, "could not issue the membership operations of zone \(zone): \(error)")
+        }
+        for (zone, operations) in issued.sorted(by: { $0.key < $1.key }) {
+            logger.log(.info, "issued \(operations.count) membership operations for zone \(zone)")
+            let encoded = operations.map(\.encoded)
+            let connections = state.withLock { $0.current }
+            for connection in connections where connection.status.withLock({ $0.zones.contains(zone) }) {
+                connection.post(.sendMembership(zone: zone, operations: encoded))
+            }
+        }
+    }
+
+    /// What the log follows changed without a commit (a share URL made or revoked): the
+    /// engine's loop issues what the zone's log lacks.
+    public func membershipRecordsChanged(zone: String) {
+        state.withLock { _ = $0.membershipTouched.insert(zone) }
+        wakeLoop()
+    }
+
+    /// Sends `connection` the whole log of each zone among `zones` (the session drops any it
+    /// does not replicate with the peer as its owner).
+    func sendMembershipLogs(on connection: PeerConnection, zones: [String]) {
+        for zone in zones {
+            do {
+                let operations = try library.privateStore.membershipOperations(zone: zone)
+                if !operations.isEmpty {
+                    connection.post(.sendMembership(zone: zone, operations: operations))
+                }
+            } catch {
+                logger.log(
+                    .warning, "could not read the membership operations of zone \(zone): \(error)",
+                    peer: connection.peer)
+            }
+        }
+    }
+
+    /// Operations the owner of `zone` sent: each checked, stored if it checks, logged if not.
+    func receivedMembership(zone: String, operations: [[UInt8]], from connection: PeerConnection) {
+        let peer = connection.peer
+        do {
+            let sender = connection.status.withLock { $0.person }
+            let outcome = try MembershipIntake.receive(
+                operations, zone: zone, library: library, sender: sender)
+            for reason in outcome.refused {
+                logger.log(.warning, "refused a membership operation of zone \(zone): \(reason)", peer: peer)
+            }
+            if outcome.stored > 0 {
+                logger.log(
+                    .info, "stored \(outcome.stored) membership operations of zone \(zone)", peer: peer)
+            }
+        } catch {
+            logger.log(
+                .warning, "could not check the membership operations of zone \(zone): \(error)", peer: peer)
+        }
+    }
+}

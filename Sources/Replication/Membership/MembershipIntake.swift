@@ -1,0 +1,57 @@
+import Store
+
+/// A participant's side of the membership log: operations the owner sent for a zone this
+/// library holds are checked one by one against the zone's owner person and the device
+/// lists this library stored, and only those that check are stored.
+///
+/// Why: the message proves nothing by itself, and a relay (once the mesh exists) could
+/// forge or alter an operation; a forged one must never reach the log.
+public enum MembershipIntake {
+    /// What came of one message's operations.
+    public struct Outcome: Equatable, Sendable {
+        /// Operations new here, checked and stored.
+        public var stored: Int
+        /// Why each refused operation was refused.
+        public var refused: [MembershipError]
+    }
+
+    /// Why a message's operations could not be checked at all.
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case unknownZone(String)
+        case ownerPersonUnknown(zone: String, owner: PeerID)
+
+        public var description: String {
+            switch self {
+            case .unknownZone(let zone): "zone \(zone) is not held here"
+            case .ownerPersonUnknown(let zone, let owner):
+                "the person of owner \(owner) of zone \(zone) is not known here yet: its device list comes "
+                    + "after the next hello"
+            }
+        }
+    }
+
+    /// Checks `operations` of `zone` (held in the shared store) and stores those that check.
+    /// `sender` is the device list the sending connection's device proved (docs/PROTOCOL.md
+    /// §7.6), if it sent one: it names the owner's person and devices when the share record
+    /// or the stored lists do not yet (the operations of a first connection arrive before
+    /// the zone's records).
+    public static func receive(
+        _ operations: [[UInt8]], zone: String, library: Library, sender: DeviceList? = nil
+    ) throws -> Outcome {
+        let store = library.sharedStore
+        guard let share = try store.share(zone) else { throw Failure.unknownZone(zone) }
+        let proven = sender.flatMap { $0.isOnList(share.owner) ? $0 : nil }
+        guard
+            let owner = try share.ownerPerson ?? library.privateStore.person(of: share.owner)
+                ?? proven?.person
+        else {
+            throw Failure.ownerPersonUnknown(zone: zone, owner: share.owner)
+        }
+        var stored = try StoredMembership.load(
+            zone: zone, owner: owner, from: store, privateStore: library.privateStore,
+            also: proven.map { [$0] } ?? [])
+        let (kept, refused) = stored.receive(operations)
+        let added = try store.addMembershipOperations(kept.map { ($0.hash, $0.encoded) }, zone: zone)
+        return Outcome(stored: added, refused: refused)
+    }
+}

@@ -1,0 +1,121 @@
+import Store
+
+/// Compares a zone's folded membership with its share and participant records, and says
+/// which owner operations would make the fold match them.
+///
+/// Why: until the log replaces the records (issue 12, step 2 part 2), the records are the
+/// source of truth and the owner keeps its log in step with them by issuing what differs;
+/// every peer uses the same comparison to say whether its log matches its records.
+///
+/// Rules: a record's person is the one the log already holds it under (an invitation made
+/// under a device ID stays under that ID), else the record's `person`, else the ID the
+/// record is under. An accepted record matches a pending fold: the joiner-signed `accept`
+/// comes with the join in part 2, and the owner never signs one for it.
+enum MembershipReconciliation {
+    /// What a person's records ask of the fold.
+    private struct Wanted {
+        var status: ParticipantStatus
+        var permission: Permission
+    }
+
+    /// The operations, in order, that bring `state` in line with `share` (and, when
+    /// `tokensKnown`, with the share URL's current token `token`, nil when none was made).
+    static func actions(
+        state: MembershipState?, share: ShareInfo, owner: PersonID, token: [UInt8]?, tokensKnown: Bool
+    ) -> [MembershipOperation.Action] {
+        var actions: [MembershipOperation.Action] = []
+        if share.stopped {
+            // A stopped share's record is a tombstone: only the stop is worth issuing.
+            guard state?.stopped != true else { return [] }
+            if state == nil {
+                actions.append(
+                    .create(owner: owner, title: share.title, publicPermission: share.publicPermission))
+            }
+            return actions + [.stop]
+        }
+        let current: MembershipState
+        if let state {
+            guard !state.stopped else { return [] }
+            current = state
+            if state.title != share.title { actions.append(.setTitle(share.title)) }
+            if state.publicPermission != share.publicPermission {
+                actions.append(.setPublicPermission(share.publicPermission))
+            }
+        } else {
+            actions.append(
+                .create(owner: owner, title: share.title, publicPermission: share.publicPermission))
+            current = MembershipState(
+                owner: owner, title: share.title, publicPermission: share.publicPermission)
+        }
+        if tokensKnown {
+            for hash in current.tokens.keys.sorted(by: { $0.lexicographicallyPrecedes($1) })
+            where hash != token {
+                actions.append(.revokeToken(hash: hash))
+            }
+            if let token, current.tokens[token] == nil, !current.revokedTokens.contains(token) {
+                actions.append(.addToken(hash: token, permission: .none))
+            }
+        }
+        for (person, wanted) in wantedParticipants(share, in: current).sorted(by: {
+            $0.key.bytes.lexicographicallyPrecedes($1.key.bytes)
+        }) {
+            let held = current.participants[person]
+            switch wanted.status {
+            case .removed:
+                if let held, held.status != .removed { actions.append(.remove(person: person, cutoffs: [])) }
+            case .pending, .accepted:
+                if held == nil || held?.status == .removed {
+                    actions.append(.invite(person: person, permission: wanted.permission))
+                } else if held?.permission != wanted.permission {
+                    actions.append(.setPermission(person: person, permission: wanted.permission))
+                }
+            }
+        }
+        return actions
+    }
+
+    /// Whether `state` matches the records: nothing to issue, and no participant in the
+    /// fold that no record names.
+    static func matches(
+        state: MembershipState?, share: ShareInfo, owner: PersonID, token: [UInt8]?, tokensKnown: Bool
+    ) -> Bool {
+        guard let state else { return false }
+        if share.stopped || state.stopped { return share.stopped && state.stopped }
+        guard
+            actions(state: state, share: share, owner: owner, token: token, tokensKnown: tokensKnown).isEmpty
+        else { return false }
+        let named = Set(wantedParticipants(share, in: state).keys)
+        return state.participants.allSatisfy { $0.value.status == .removed || named.contains($0.key) }
+    }
+
+    /// Each person the records name (the owner's own record aside) and what its records ask:
+    /// the strongest status among them (accepted, then pending, then removed) with that
+    /// record's permission.
+    private static func wantedParticipants(_ share: ShareInfo, in state: MembershipState) -> [PersonID:
+        Wanted]
+    {
+        var wanted: [PersonID: Wanted] = [:]
+        for record in share.participants where record.peer != share.owner {
+            guard let person = person(of: record, in: state), person != state.owner else { continue }
+            let candidate = Wanted(status: record.status, permission: record.permission)
+            if let existing = wanted[person], rank(existing.status) >= rank(candidate.status) { continue }
+            wanted[person] = candidate
+        }
+        return wanted
+    }
+
+    /// The person a record stands for in the log (see the type's rules).
+    static func person(of record: Participant, in state: MembershipState) -> PersonID? {
+        guard let underID = PersonID(digest: record.peer.bytes) else { return nil }
+        if state.participants[underID] != nil { return underID }
+        return record.person ?? underID
+    }
+
+    private static func rank(_ status: ParticipantStatus) -> Int {
+        switch status {
+        case .accepted: 2
+        case .pending: 1
+        case .removed: 0
+        }
+    }
+}
