@@ -63,6 +63,7 @@ import Testing
             try database.execute(
                 """
                 DROP TABLE membership_operations;
+                DROP TABLE signed_sets;
                 PRAGMA user_version = 8;
                 """)
         }

@@ -75,6 +75,7 @@ import Testing
                 ALTER TABLE participants DROP COLUMN person;
                 DROP TABLE device_persons;
                 DROP TABLE membership_operations;
+                DROP TABLE signed_sets;
                 DELETE FROM stamps WHERE field = 4 AND entity IN (1, 2);
                 PRAGMA user_version = 7;
                 """)

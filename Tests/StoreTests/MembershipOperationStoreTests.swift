@@ -22,11 +22,14 @@ import Testing
         let library = try Library(directory: state, localPeer: owner)
         for name in ["private", "shared"] {
             let db = try Database(path: state + "/\(name).sqlite")
-            #expect(try db.first("PRAGMA user_version") { $0.int(0) } == 9)
+            #expect(try db.first("PRAGMA user_version") { $0.int(0) } == Migrations.all.count)
             let tables = try db.query(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'membership_operations'"
+                """
+                SELECT name FROM sqlite_master WHERE type = 'table'
+                AND name IN ('membership_operations', 'signed_sets') ORDER BY name
+                """
             ) { $0.string(0) }
-            #expect(tables == ["membership_operations"], "\(name) store")
+            #expect(tables == ["membership_operations", "signed_sets"], "\(name) store")
         }
         #expect(try library.privateStore.share("z1")?.title == "Old")
         #expect(try library.privateStore.membershipOperations(zone: "z1").isEmpty)

@@ -41,6 +41,9 @@ public final class ReplicationEngine: @unchecked Sendable {
             configuration.session.deviceList = (try? library.privateStore.deviceListEntries(of: person)) ?? []
         }
         self.configuration = configuration
+        // Every local transaction from now on leaves its signed sets (not sent yet: the
+        // wire still carries today's deltas; docs/design/MESH.md, step 3).
+        for store in library.stores { store.signOwnSets(with: OwnSetSigning(identity: identity)) }
         self.logger = logger
         backoff = Backoff(
             base: configuration.reconnectBase, maximum: configuration.reconnectMax,

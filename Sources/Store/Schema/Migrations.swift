@@ -3,7 +3,7 @@
 /// A released migration is never edited: a change to the schema is a new entry at the end,
 /// so a store written by any earlier version opens and upgrades in place.
 enum Migrations {
-    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8, v9]
+    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10]
 
     /// Brings `db` to the latest version, each migration in its own transaction.
     static func migrate(_ db: Database) throws {
@@ -126,6 +126,21 @@ enum Migrations {
             hash BLOB NOT NULL,
             operation BLOB NOT NULL,
             PRIMARY KEY (zone, hash)
+        );
+        """
+
+    /// The change sets this device signed, one per local transaction and zone, numbered per
+    /// zone (`seq` 1, 2, 3…) and chained by hash (docs/REPLICATION.md, *Signed change sets*):
+    /// what members will relay for it. Local bookkeeping beside the state tables.
+    static let v10 = """
+        CREATE TABLE signed_sets (
+            zone TEXT NOT NULL,
+            author BLOB NOT NULL,
+            seq INTEGER NOT NULL,
+            hash BLOB NOT NULL,
+            hlc INTEGER NOT NULL,
+            bytes BLOB NOT NULL,
+            PRIMARY KEY (zone, author, seq)
         );
         """
 

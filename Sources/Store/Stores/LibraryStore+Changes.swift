@@ -93,7 +93,7 @@ extension LibraryStore {
     }
 
     /// Groups fields into objects with their current values, objects in dependency order.
-    private func group(_ fields: ArraySlice<PendingField>, _ db: Database) throws -> [ObjectChange] {
+    func group(_ fields: ArraySlice<PendingField>, _ db: Database) throws -> [ObjectChange] {
         var byObject: [ObjectKey: [PendingField]] = [:]
         for field in fields { byObject[field.key, default: []].append(field) }
         var objects: [ObjectChange] = []

@@ -18,7 +18,7 @@ public final class LibraryStore: @unchecked Sendable {
     private let checkpointer: Checkpointer
     public let blobs: BlobStore
     let clock: HybridLogicalClock
-    private let lock = Lock()
+    let lock = Lock()
     let limits: StoreLimits
     let ids: IDSource
     /// The small integers standing for peers in the stamps and clocks tables, both ways;
@@ -29,6 +29,8 @@ public final class LibraryStore: @unchecked Sendable {
     private var clockObservers: [@Sendable (String) -> Void] = []
     /// Committed entries not yet given to the observers, in token order.
     private var committed: [HistoryEntry] = []
+    /// Signs this device's sets as local transactions commit (`signOwnSets`); under `lock`.
+    var ownSetSigner: OwnSetSigner?
     private var draining = false
 
     /// The private store's zone that is never shared.

@@ -209,6 +209,11 @@ final class Transaction {
         for (zone, names) in touchedTagNames {
             for name in names { try LibraryStore.recomputeWinners(zone: zone, name: name, db) }
         }
+        if let signer = store.ownSetSigner, stamp.peer == store.localPeer {
+            for zone in localZones.sorted() {
+                try store.recordOwnSet(zone: zone, stamp: stamp, signer: signer, db)
+            }
+        }
         let selfIndex = try store.index(of: store.localPeer, db)
         for zone in localZones {
             try db.run(
