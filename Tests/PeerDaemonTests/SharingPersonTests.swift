@@ -44,7 +44,7 @@ import Testing
         #expect(try carol.sees() == [:])
         #expect(
             try alice.cli("share", "show", share).stdout.contains(
-                "\n  person \(bob.person) (device \(bob.id.prefix(8)))  read-only  accepted"))
+                "\n  person \(bob.person) (device \(bob.id.prefix(7)))  read-only  accepted"))
 
         // Read-only until the owner raises the person (by a prefix of the person ID).
         #expect(try bob.refusal("tag", "add", beach, "sea").code == "permission_denied")

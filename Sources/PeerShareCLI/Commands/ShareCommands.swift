@@ -128,6 +128,6 @@ enum ShareCommands {
     /// "person P (device D)" once the person is known, else the ID the record is under.
     private static func member(person: JSON?, device: JSON?) -> String {
         guard let person = person?.stringValue else { return Formatting.text(device) }
-        return "person \(person) (device \(Formatting.shortID(Formatting.text(device))))"
+        return "person \(person) (device \(Formatting.text(device).prefix(7)))"
     }
 }
