@@ -24,10 +24,8 @@ extension ReplicationEngine {
 
     /// Stores `list` and that `device` belongs to its person.
     func remember(_ list: DeviceList, of device: PeerID) {
-        let store = library.privateStore
         do {
-            try store.saveDeviceListEntries(list.entries.map { ($0.hash, $0.encoded) }, of: list.person)
-            try store.notePerson(list.person, of: device)
+            try library.privateStore.remember(list, of: device)
         } catch {
             logger.log(.warning, "could not record the person of \(device): \(error)", peer: device)
         }

@@ -25,13 +25,13 @@ public enum LocalPerson {
     /// Rebuilds `person`'s list from its stored entries, checking each again.
     static func load(_ person: PersonID, from store: LibraryStore) throws -> DeviceList {
         let stored = try store.deviceListEntries(of: person)
-        guard let first = stored.first else { throw PersonError.missingDeviceList(person) }
         do {
-            var list = try DeviceList(founding: try DeviceListEntry(decoding: first))
+            guard let list = try DeviceList(encodedEntries: stored) else {
+                throw PersonError.missingDeviceList(person)
+            }
             guard list.person == person else {
                 throw PersonError.corruptDeviceList(person, "founding of another person")
             }
-            for bytes in stored.dropFirst() { try list.receive(try DeviceListEntry(decoding: bytes)) }
             return list
         } catch let error as PersonError {
             throw error

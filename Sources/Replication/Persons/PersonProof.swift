@@ -8,14 +8,13 @@ import Store
 public enum PersonProof {
     /// The checked list, whose `person` the device belongs to.
     public static func check(_ entries: [[UInt8]], device: PeerID) throws(PersonProofError) -> DeviceList {
-        guard let first = entries.first else { throw .empty }
-        var list: DeviceList
+        let decoded: DeviceList?
         do {
-            list = try DeviceList(founding: try DeviceListEntry(decoding: first))
-            for bytes in entries.dropFirst() { try list.receive(try DeviceListEntry(decoding: bytes)) }
+            decoded = try DeviceList(encodedEntries: entries)
         } catch {
             throw .invalid("\(error)")
         }
+        guard let list = decoded else { throw .empty }
         guard list.waiting.isEmpty else { throw .invalid("entries whose parents are missing") }
         guard list.isOnList(device) else { throw .notOnList(device: device, person: list.person) }
         return list

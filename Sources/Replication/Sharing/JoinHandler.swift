@@ -38,10 +38,7 @@ enum JoinHandler {
             let valid = try store.isValidInvitation(zone: request.zone, token: request.token)
             let permission = try store.admit(
                 peer: peer, person: person?.person, zone: request.zone, tokenIsValid: valid)
-            if let person {
-                try store.saveDeviceListEntries(
-                    person.entries.map { ($0.hash, $0.encoded) }, of: person.person)
-            }
+            if let person { try store.remember(person, of: peer) }
             let title = try store.share(request.zone)?.title ?? ""
             return .accepted(title: title, permission: permission)
         } catch let error as StoreError {

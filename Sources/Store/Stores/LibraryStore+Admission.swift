@@ -1,8 +1,10 @@
 /// The owner's side of `accept`: deciding whether a peer presenting a share URL's token may
 /// join, and with which permission, and recording it as an accepted participant.
 extension LibraryStore {
-    /// Admits `peer` into the share `zone` if `tokenIsValid` and the share's rules allow it;
-    /// returns the permission it joins with. Throws `StoreError.permissionDenied` or
+    /// Admits `peer` into the share `zone` if `tokenIsValid` and the share's rules allow it:
+    /// its own record, or an invitation under its proven `person`, which its record takes over;
+    /// returns the permission it joins with. Recording the person itself is the caller's
+    /// (`notePerson`). Throws `StoreError.permissionDenied` or
     /// `.unknownZone` with a message for the person accepting.
     public func admit(peer: PeerID, person: PersonID? = nil, zone: String, tokenIsValid: Bool) throws
         -> Permission
@@ -60,7 +62,6 @@ extension LibraryStore {
         } else if record?.status != .accepted || record?.permission != permission {
             try setParticipant(zone: zone, peer: peer, permission: permission, status: .accepted)
         }
-        if let person { try notePerson(person, of: peer) }
         return permission
     }
 }
