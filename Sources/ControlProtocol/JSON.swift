@@ -110,18 +110,6 @@ extension JSON: Codable {
     }
 }
 
-extension JSON {
-    /// Whether a floating-point number appears anywhere in the value.
-    var containsDouble: Bool {
-        switch self {
-        case .double: true
-        case .array(let items): items.contains { $0.containsDouble }
-        case .object(let members): members.values.contains { $0.containsDouble }
-        default: false
-        }
-    }
-}
-
 extension JSON: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral

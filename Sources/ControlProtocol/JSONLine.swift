@@ -16,9 +16,8 @@ public enum JSONLine {
     /// The value's compact text, without a newline.
     public static func text(_ value: JSON) -> Data {
         // Written directly: every `watch` event and response goes through here, and
-        // Foundation's encoder cost a busy participant a twelfth of its CPU. Trees holding a
-        // floating-point number still go through it, which fixes how those are spelled.
-        guard !value.containsDouble else { return foundationText(value) }
+        // Foundation's encoder cost a busy participant a twelfth of its CPU. A floating-point
+        // number is still spelled by Foundation, alone.
         var out: [UInt8] = []
         out.reserveCapacity(256)
         write(value, into: &out)
@@ -39,7 +38,7 @@ public enum JSONLine {
         case .null: out.append(contentsOf: Array("null".utf8))
         case .bool(let flag): out.append(contentsOf: Array((flag ? "true" : "false").utf8))
         case .int(let number): out.append(contentsOf: Array(String(number).utf8))
-        case .double: out.append(contentsOf: foundationText(value))
+        case .double: out.append(contentsOf: foundationText(value))  // a fragment of its own
         case .string(let text): write(text, into: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))
