@@ -41,7 +41,7 @@ import Testing
             try carol.json("accept", url) == [
                 "share": .string(share), "title": "Holidays", "permission": "read-only",
             ])
-        try peers.settle()
+        try peers.settleAddresses(of: share)
         for peer in peers.everyone {
             #expect(try peer.sees() == ["beach.jpg": ["summer"]], "\(peer.name)")
         }
@@ -52,11 +52,12 @@ import Testing
                     [
                         [
                             "peer_id": .string(bob.id), "person_id": .string(bob.person),
-                            "permission": "read-write", "status": "accepted",
+                            "permission": "read-write", "status": "accepted", "address": .string(bob.address),
                         ],
                         [
                             "peer_id": .string(carol.id), "person_id": .string(carol.person),
                             "permission": "read-only", "status": "accepted",
+                            "address": .string(carol.address),
                         ],
                     ].sorted { $0["peer_id"]!.stringValue! < $1["peer_id"]!.stringValue! }))
         let bobsShares = try bob.json("share", "list")

@@ -34,10 +34,10 @@ import Testing
                     "the owner refused: this share is private: the owner must invite your person ID (\(carol.person)) first"
                 ))
         _ = try bob.json("accept", url)
-        try peers.settle()
+        try peers.settleAddresses(of: share)
         let accepted: JSON = [
             "peer_id": .string(bob.id), "person_id": .string(bob.person), "permission": "read-only",
-            "status": "accepted",
+            "status": "accepted", "address": .string(bob.address),
         ]
         #expect(try alice.share(share)["participants"] == [accepted])
         #expect(try bob.sees() == ["beach.jpg": ["summer"]])
@@ -76,7 +76,8 @@ import Testing
                 DROP TABLE device_persons;
                 DROP TABLE membership_operations;
                 DROP TABLE signed_sets;
-                DELETE FROM stamps WHERE field = 4 AND entity IN (1, 2);
+                ALTER TABLE participants DROP COLUMN address;
+                DELETE FROM stamps WHERE field IN (4, 5) AND entity IN (1, 2);
                 PRAGMA user_version = 7;
                 """)
         }

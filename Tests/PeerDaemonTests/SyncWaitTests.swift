@@ -31,7 +31,8 @@ import Testing
         try alice.syncWait()
         #expect(try alice.sees() == ["beach.jpg": ["summer", "while-down"]])
         // The participants learnt the owner's new address from its connection.
-        let known = try #require(try bob.json("peers").arrayValue?.first)
+        let known = try #require(
+            try bob.json("peers").arrayValue?.first { $0["peer_id"]?.stringValue == alice.id })
         #expect(known["address"] == .string(alice.address))
         try peers.stop()
     }

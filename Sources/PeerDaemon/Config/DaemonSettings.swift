@@ -41,6 +41,7 @@ struct DaemonLimits: Sendable, Equatable {
     var maxClockAheadSeconds = 3600
     var maxIncomingHandshakes = 32
     var maxGuestConnections = 16
+    var maxMeshDials = 16
     var handshakeTimeout: Duration = .seconds(10)
 
     /// The limits the stores enforce, which they read once when they open.

@@ -44,7 +44,7 @@ struct ReloadPlan: Equatable {
 
     /// Limits the replication engine reads once, when it starts.
     private static let peerLimits: [(String, WritableKeyPath<DaemonLimits, Int> & Sendable)] = [
-        ("max_guest_connections", \.maxGuestConnections),
+        ("max_guest_connections", \.maxGuestConnections), ("max_mesh_dials", \.maxMeshDials),
         ("max_incoming_handshakes", \.maxIncomingHandshakes), ("max_frame_bytes", \.maxFrameBytes),
     ]
 }

@@ -54,6 +54,7 @@ enum SettingsTable {
         count("max_clock_ahead_seconds", \.maxClockAheadSeconds, min: 1, max: 30 * 86_400),
         count("max_incoming_handshakes", \.maxIncomingHandshakes, min: 1, max: 4096),
         count("max_guest_connections", \.maxGuestConnections, min: 1, max: 4096),
+        count("max_mesh_dials", \.maxMeshDials, min: 0, max: 1024),
         timeSpan("handshake_timeout", \.handshakeTimeout, min: .milliseconds(100), max: .seconds(600)),
     ]
 

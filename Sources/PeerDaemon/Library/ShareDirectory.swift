@@ -111,6 +111,7 @@ struct ShareDirectory: Sendable {
                         "person_id": $0.person.map { .string($0.description) } ?? .null,
                         "permission": .string($0.permission.rawValue),
                         "status": .string($0.status.rawValue),
+                        "address": $0.address.map(JSON.string) ?? .null,
                     ]
                 }),
         ]

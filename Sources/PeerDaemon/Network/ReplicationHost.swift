@@ -19,6 +19,7 @@ final class ReplicationHost: Sendable {
         configuration.advertisedAddresses = advertised
         configuration.maxIncomingHandshakes = limits.maxIncomingHandshakes
         configuration.maxGuestConnections = limits.maxGuestConnections
+        configuration.maxMeshDials = limits.maxMeshDials
         configuration.handshakeTimeout = limits.handshakeTimeout
         configuration.session.maximumFrameSize = limits.maxFrameBytes
         configuration.onEvent = { event in

@@ -93,9 +93,12 @@ final class StoreEffects {
     private func prepare(_ zone: String, _ since: VectorClock, _ batchSize: Int) -> Result<
         [ChangeSet], SessionFailure
     > {
-        guard let store = store(ofZone: zone) else { return .success([]) }
+        guard let info = zones[zone] else { return .success([]) }
+        let store = library.store(info.store)
+        // A participant sends only what it wrote: a peer takes nothing else from it.
+        let author = info.localIsOwner ? nil : store.localPeer
         do {
-            return .success(try store.changes(zone: zone, since: since, batchSize: batchSize))
+            return .success(try store.changes(zone: zone, since: since, batchSize: batchSize, author: author))
         } catch StoreError.unknownZone {
             return .success([])
         } catch {

@@ -44,9 +44,9 @@ struct EngineState: Sendable {
     }
 
     /// Peers this side dials: owners of zones it takes part in, and any other member whose
-    /// address it was given.
+    /// address it was given (fellow participants up to the mesh's dial limit).
     var dialTargets: Set<PeerID> {
-        membership.owners.union(addresses.keys.filter { membership.admitted.contains($0) })
+        membership.owners.union(addresses.keys.filter { membership.dials($0) })
     }
 
     /// The connections in use, one per peer.

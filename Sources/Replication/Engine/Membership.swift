@@ -5,7 +5,8 @@ import Support
 ///
 /// On the owner side, a private-store share zone is replicated with each participant whose
 /// status is `accepted`, until the share is stopped; on the participant side, a shared-store
-/// zone with its owner. A peer is admitted to connect when it is a member of any zone (a
+/// zone with its owner and with the zone's other accepted participants (the mesh: each sends
+/// the other only what it wrote itself). A peer is admitted to connect when it is a member of any zone (a
 /// `pending` participant too: it connects to accept its invitation). Owners of shared-store
 /// zones are dialed, and so are participants whose address is known.
 ///
@@ -17,12 +18,21 @@ public struct Membership: Sendable, Equatable {
         public var zone: String
         public var store: StoreKind
         public var localIsOwner: Bool
+        /// The peer owns the zone; neither side does between fellow participants.
+        public var peerIsOwner = false
     }
 
     public private(set) var zonesByPeer: [PeerID: [Zone]] = [:]
     public private(set) var admitted: Set<PeerID> = []
     /// Owners of zones this library takes part in: the peers to dial.
     public private(set) var owners: Set<PeerID> = []
+    /// The other accepted participants of zones this library takes part in (the mesh), that
+    /// are not also a member of a zone owned here or the owner of a zone taken part in.
+    public private(set) var fellows: Set<PeerID> = []
+    /// The fellows this side dials: at most `meshDials` of them, those following this
+    /// library's peer ID in ID order (wrapping around), so that every member dials a
+    /// different few and each is dialed by a few. The others may dial here.
+    public private(set) var dialedFellows: Set<PeerID> = []
     /// Where members listen, as the stores know it: owners of the zones this library takes
     /// part in, participants of its shares that said where they listen.
     public private(set) var addresses: [PeerID: PeerAddress] = [:]
@@ -31,7 +41,7 @@ public struct Membership: Sendable, Equatable {
 
     /// Reads the membership of `library` and its members' addresses. Rows naming a
     /// malformed peer ID or address are skipped.
-    public static func load(from library: Library) throws -> Membership {
+    public static func load(from library: Library, meshDials: Int = 16) throws -> Membership {
         var membership = Membership()
         let local = library.localPeer
         for share in try library.privateStore.shares()
@@ -60,16 +70,54 @@ public struct Membership: Sendable, Equatable {
             membership.admitted.insert(owner)
             membership.owners.insert(owner)
             membership.zonesByPeer[owner, default: []].append(
-                Zone(zone: zone.id, store: .shared, localIsOwner: false))
+                Zone(zone: zone.id, store: .shared, localIsOwner: false, peerIsOwner: true))
             if let address = zone.address.flatMap(PeerAddress.init(parsing:)) {
                 membership.addresses[owner] = address
             }
         }
+        try membership.addFellowParticipants(of: library)
+        let ring = membership.fellows.sorted()
+        let after = ring.firstIndex { $0 > local } ?? 0
+        membership.dialedFellows = Set((ring[after...] + ring[..<after]).prefix(max(0, meshDials)))
         for peer in membership.zonesByPeer.keys { membership.zonesByPeer[peer]!.sort { $0.zone < $1.zone } }
         return membership
     }
 
+    /// Adds the accepted participants of the zones this library takes part in, with the
+    /// addresses their records give (written by the owner).
+    private mutating func addFellowParticipants(of library: Library) throws {
+        let local = library.localPeer
+        for share in try library.sharedStore.shares()
+        where share.zone != LibraryStore.defaultZone && !share.stopped && share.owner != local {
+            // Only while this library is itself an accepted participant.
+            guard share.participants.contains(where: { $0.peer == local && $0.status == .accepted }) else {
+                continue
+            }
+            for participant in share.participants
+            where participant.status == .accepted && participant.peer != local
+                && participant.peer != share.owner
+            {
+                let peer = participant.peer
+                if !admitted.contains(peer) { fellows.insert(peer) }
+                admitted.insert(peer)
+                zonesByPeer[peer, default: []].append(
+                    Zone(zone: share.zone, store: .shared, localIsOwner: false))
+                if addresses[peer] == nil,
+                    let address = participant.address.flatMap(PeerAddress.init(parsing:))
+                {
+                    addresses[peer] = address
+                }
+            }
+        }
+    }
+
     public func zones(with peer: PeerID) -> [Zone] { zonesByPeer[peer] ?? [] }
+
+    /// Whether this side dials `peer` when it knows its address: every member, except the
+    /// fellows beyond the mesh's dial limit.
+    public func dials(_ peer: PeerID) -> Bool {
+        admitted.contains(peer) && (!fellows.contains(peer) || dialedFellows.contains(peer))
+    }
 
     /// Every peer this library has anything to do with.
     public var peers: Set<PeerID> { admitted.union(zonesByPeer.keys) }

@@ -25,6 +25,10 @@ public struct ReplicationConfiguration: Sendable {
     /// Guest connections (a peer joining, leaving or checking a share) open at once; more
     /// are closed after their hello with error code 8 (busy).
     public var maxGuestConnections = 16
+    /// How many fellow participants of shared zones this side dials (the mesh); the others
+    /// may dial it. With each member dialing this many, a member holds about twice as many
+    /// mesh connections.
+    public var maxMeshDials = 16
     /// Longest a write may wait for the peer to take data before the connection is dropped.
     public var writeTimeout: Duration = .seconds(30)
     /// Received bytes a connection may queue before its reader waits.

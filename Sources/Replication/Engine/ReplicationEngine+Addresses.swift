@@ -30,6 +30,12 @@ extension ReplicationEngine {
             address.host = seen.host
         }
         let peer = connection.peer
+        // Other members find a participant through its record, which the owner writes.
+        do {
+            try library.privateStore.publishParticipantAddress(address.description, of: peer)
+        } catch {
+            logger.log(.warning, "cannot write the participant's address \(address): \(error)", peer: peer)
+        }
         // Known already (read from the stores, or recorded on an earlier connection).
         guard state.withLock({ $0.addresses[peer] }) != address else { return }
         do {

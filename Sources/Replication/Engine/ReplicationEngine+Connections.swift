@@ -156,7 +156,8 @@ extension ReplicationEngine: ConnectionOwner {
         return zones.map { zone in
             let clock = (try? library.store(zone.store).clock(of: zone.zone)) ?? VectorClock()
             return SessionZone(
-                zone: zone.zone, store: zone.store, localIsOwner: zone.localIsOwner, clock: clock)
+                zone: zone.zone, store: zone.store, localIsOwner: zone.localIsOwner,
+                peerIsOwner: zone.peerIsOwner, clock: clock)
         }
     }
 
@@ -314,6 +315,11 @@ extension ReplicationEngine: ConnectionOwner {
             revokeIfEnded(zone, on: connection)
         case .changeSetApplied(let zone, let refused):
             emit(.changeSetApplied(peer, zone: zone, refused: refused))
+        case .refusedFromPeer(let notice):
+            // Another member may hold what was refused (taken from its author directly).
+            for other in state.withLock({ $0.current }) where other !== connection {
+                other.post(.relayRefusals(notice))
+            }
         case .changesRefused(let zone, let refusals):
             let records = refusals.map { RefusedChange(peer: peer, zone: zone, refusal: $0) }
             state.withLock { state in

@@ -89,7 +89,7 @@ extension ReplicationEngine {
     func applyMembership() {
         let membership: Membership
         do {
-            membership = try Membership.load(from: library)
+            membership = try Membership.load(from: library, meshDials: configuration.maxMeshDials)
         } catch {
             logger.log(.error, "cannot read share membership: \(error)")
             return
@@ -135,8 +135,10 @@ extension ReplicationEngine {
     }
 
     /// A store committed: every connection replicating a touched zone pushes, except the one
-    /// the changes came from; a membership change is re-read on the loop thread.
-    func committed(_ entry: HistoryEntry) {
+    /// the changes came from; a membership change is re-read on the loop thread. Changes
+    /// received in a zone this library takes part in (`relays` false: the shared store) are
+    /// pushed nowhere: a participant sends only what it wrote.
+    func committed(_ entry: HistoryEntry, relays: Bool) {
         let zones = Set(entry.changes.map(\.zone))
         let membershipZones = Set(
             entry.changes.lazy.filter { $0.entity == "share" || $0.entity == "participant" }.map(\.zone))
@@ -148,13 +150,17 @@ extension ReplicationEngine {
             }
             return Array(state.connections.values)
         }
+        if !relays, entry.author.hasPrefix("sync:") { return finishCommitted(membershipTouched) }
         for connection in connections where entry.author != connection.syncAuthor {
             let replicated = connection.status.withLock { $0.zones }
             for zone in zones.intersection(replicated).sorted() { connection.post(.localCommit(zone: zone)) }
         }
-        if membershipTouched {
-            wakeLoop()
-            checkMemberships()
-        }
+        finishCommitted(membershipTouched)
+    }
+
+    private func finishCommitted(_ membershipTouched: Bool) {
+        guard membershipTouched else { return }
+        wakeLoop()
+        checkMemberships()
     }
 }

@@ -18,7 +18,8 @@ extension ReplicationEngine {
 
     private func status(of peer: PeerID, _ state: EngineState) -> PeerStatus {
         let record = state.records[peer] ?? PeerRecord()
-        let zones = state.membership.zones(with: peer).map(\.zone)
+        let replicated = state.membership.zones(with: peer)
+        let zones = replicated.map(\.zone)
         let current = record.current
         let live = current.map {
             (
@@ -34,19 +35,25 @@ extension ReplicationEngine {
             lastSeen: lastSeen, connectedSince: record.connectedSince,
             bytesIn: record.bytesIn + (live?.1 ?? 0),
             bytesOut: record.bytesOut + (live?.2 ?? 0), zones: zones,
-            inSync: current.map { inSync($0, zones: zones) } ?? false, pendingData: live?.0.pendingData ?? 0,
+            inSync: current.map { inSync($0, zones: replicated) } ?? false,
+            pendingData: live?.0.pendingData ?? 0,
             lastError: record.lastError)
     }
 
     /// Whether every member that can be reached has been reached and agrees: every peer this
-    /// side dials (unless paused) is connected, or a dial of it made since the last resume,
+    /// side dials (unless paused; fellow participants only when connected) is connected, or a dial of it made since the last resume,
     /// restart or `sync` failed (then it is listed as unreachable instead); and every
     /// connection is idle with both sides holding the same clock of every shared zone and no
     /// photo data left to fetch.
     public func syncStatus() -> SyncStatus {
         let (targets, records, membership, round) = state.withLock { state in
             (
-                state.dialTargets.filter { !state.isPaused($0) && state.addresses[$0] != nil }, state.records,
+                // Fellow participants count once connected: the owner reaches everyone, and a
+                // fellow that moved is found again through it.
+                state.dialTargets.filter {
+                    !state.isPaused($0) && state.addresses[$0] != nil
+                        && !state.membership.fellows.contains($0)
+                }, state.records,
                 state.membership, state.syncRound
             )
         }
@@ -61,7 +68,7 @@ extension ReplicationEngine {
         }
         for (peer, record) in records {
             guard let connection = record.current else { continue }
-            if !inSync(connection, zones: membership.zones(with: peer).map(\.zone)) { behind.insert(peer) }
+            if !inSync(connection, zones: membership.zones(with: peer)) { behind.insert(peer) }
         }
         if behind.isEmpty { behind = peersLackingData(records: records, membership: membership) }
         return SyncStatus(inSync: behind.isEmpty, behind: behind.sorted(), unreachable: unreachable)
@@ -93,16 +100,24 @@ extension ReplicationEngine {
     /// `syncStatus().inSync`.
     public func isInSync() -> Bool { syncStatus().inSync }
 
-    private func inSync(_ connection: PeerConnection, zones: [String]) -> Bool {
+    /// Whether the connection is idle and both sides hold the same changes of every zone it
+    /// replicates: the same clock with a zone's owner; a fellow participant, to which this
+    /// side sends only what it wrote, holds all of that.
+    private func inSync(_ connection: PeerConnection, zones: [Membership.Zone]) -> Bool {
         let status = connection.status.withLock { $0 }
         guard status.idle, status.pendingData == 0 else { return false }
         for zone in zones {
-            guard let remote = status.remoteClocks[zone] ?? nil,
-                let kind = state.withLock({
-                    $0.membership.zones(with: connection.peer).first { $0.zone == zone }?.store
-                }),
-                let local = try? library.store(kind).clock(of: zone), local == remote
+            guard let remote = status.remoteClocks[zone.zone] ?? nil,
+                let local = try? library.store(zone.store).clock(of: zone.zone)
             else { return false }
+            if zone.localIsOwner || zone.peerIsOwner {
+                guard local == remote else { return false }
+            } else {
+                // Its own entry is the fellow's to check: an author's clock may claim past
+                // what anyone holds of it (a change refused and undone), which only the owner
+                // takes on.
+                guard remote[localPeer] >= local[localPeer] else { return false }
+            }
         }
         return true
     }

@@ -54,7 +54,7 @@ public final class ReplicationEngine: @unchecked Sendable {
     /// Reads membership, starts following the stores' commits and starts the dialer.
     /// Throws when the stores cannot be read. Calling it twice does nothing.
     public func start() throws {
-        let membership = try Membership.load(from: library)
+        let membership = try Membership.load(from: library, meshDials: configuration.maxMeshDials)
         let begins = state.withLock { state -> Bool in
             guard !state.running, !state.stopped else { return false }
             state.running = true
@@ -68,7 +68,8 @@ public final class ReplicationEngine: @unchecked Sendable {
         }
         adoptAddresses(membership.addresses)
         for store in library.stores {
-            store.observe { [weak self] entry in self?.committed(entry) }
+            let relays = store.kind == .private
+            store.observe { [weak self] entry in self?.committed(entry, relays: relays) }
             store.observeClockMoves { [weak self] zone in self?.clockMoved(zone) }
         }
         let loop = IOThread.start { [self] in runLoop() }

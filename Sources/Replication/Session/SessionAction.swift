@@ -44,6 +44,10 @@ public enum SessionNotice: Equatable, Sendable {
     case changeSetApplied(zone: String, refused: Int)
     /// The peer refused changes made here; they were undone.
     case changesRefused(zone: String, refusals: [Refusal])
+    /// This side, the zone's owner, refused the peer's changes: the zone's other members
+    /// are told too (`SessionEvent.relayRefusals`), since one of them may have taken the
+    /// changes from the peer directly.
+    case refusedFromPeer(ChangesRefused)
     /// A fetch starts, at `offset` (non-zero when resuming an interrupted transfer).
     case dataFetchStarted(ContentHash, offset: Int64, size: Int64)
     case dataFetched(ContentHash, size: Int64)

@@ -8,13 +8,19 @@ public struct SessionZone: Hashable, Sendable {
     /// True when this peer owns the zone (the other side is a participant): the owner sends
     /// everything and the participant vouches only for its own changes.
     public var localIsOwner: Bool
+    /// True when the peer owns the zone. Neither side does between fellow participants (the
+    /// mesh): each sends only its own changes, and a refusal does not undo anything.
+    public var peerIsOwner: Bool
     /// This peer's clock of the zone when it joined the session.
     public var clock: VectorClock
 
-    public init(zone: String, store: StoreKind, localIsOwner: Bool, clock: VectorClock) {
+    public init(
+        zone: String, store: StoreKind, localIsOwner: Bool, peerIsOwner: Bool? = nil, clock: VectorClock
+    ) {
         self.zone = zone
         self.store = store
         self.localIsOwner = localIsOwner
+        self.peerIsOwner = peerIsOwner ?? !localIsOwner
         self.clock = clock
     }
 }
@@ -110,6 +116,9 @@ public enum SessionEvent: Sendable {
     /// sent when the zone is replicated with the peer and both sides have
     /// `Capabilities.membership`, dropped otherwise.
     case sendMembership(zone: String, operations: [[UInt8]])
+    /// The owner refused another member's changes (`SessionNotice.refusedFromPeer`): tell
+    /// this peer, which undoes them if it took them.
+    case relayRefusals(ChangesRefused)
     /// This side wants the connection closed.
     case closeRequested(CloseCode, String)
     /// The connection ended (nil: cleanly) or broke.

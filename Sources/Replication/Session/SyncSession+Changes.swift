@@ -10,6 +10,7 @@ extension SyncSession {
         let entries = list.sorted { $0.zone < $1.zone }.map {
             ZoneClocks.Entry(zone: $0.zone, clock: $0.clock)
         }
+        for entry in entries { zones[entry.zone]?.told = entry.clock }
         out.send(ZoneClocks(entries))
     }
 
@@ -129,7 +130,7 @@ extension SyncSession {
         var expected = zone.remote ?? VectorClock()
         for set in sets {
             let after = zone.expected(after: set, localPeer: localPeer)
-            if set.objects.isEmpty && expected.dominates(after) { continue }
+            if set.objects.isEmpty && expected.dominates(after) && zone.told.dominates(set.until) { continue }
             let frame = ChangeSetMessage(set).frame()
             guard frame.bodyLength <= sendableFrameSize else {
                 shrinkBatches(id)
@@ -138,8 +139,10 @@ extension SyncSession {
             frames.append(frame)
             expected = expected.merged(with: after)
             zone.remote = expected
+            zone.told = zone.told.merged(with: set.until)
         }
         zones[id]!.remote = expected
+        zones[id]!.told = zone.told
         for frame in frames { outbox.enqueue(.init(zone: id, generation: generation, frame: frame)) }
         pumpOutbox()
         maybePrepare(id)
@@ -219,8 +222,10 @@ extension SyncSession {
             out.notify(.changeSetApplied(zone: id, refused: refused.count))
             // The author undoes what was refused (told before the ack, so it is done when the
             // ack says the set was taken).
-            if !refused.isEmpty, agreement?.capabilities.contains(.refusalNotices) == true {
-                out.send(ChangesRefused(zone: id, refusals: refused, versions: versions))
+            if !refused.isEmpty {
+                let notice = ChangesRefused(zone: id, refusals: refused, versions: versions)
+                if agreement?.capabilities.contains(.refusalNotices) == true { out.send(notice) }
+                if zones[id]?.info.localIsOwner == true { out.notify(.refusedFromPeer(notice)) }
             }
             out.send(ChangeSetAck(zone: id, clock: clock))
         case .notReady(let clock):
@@ -238,7 +243,9 @@ extension SyncSession {
 
     /// The peer refused changes sent from here. The changes made here are undone when the
     /// peer is the zone's owner (whose decision every participant follows); the owner only
-    /// logs what a participant refused of what it relayed.
+    /// logs what a participant refused of what it relayed, and a fellow participant's refusal
+    /// is only logged (its membership may be behind the owner's: the change is sent to it
+    /// again, and the owner's verdict decides).
     mutating func receiveRefusals(_ message: ChangesRefused) {
         guard let zone = zones[message.zone] else {
             out.log(
@@ -246,17 +253,39 @@ extension SyncSession {
             return
         }
         for refusal in message.refusals {
-            out.log(.warning, "the peer refused a change of zone \(message.zone): \(refusal)")
+            // The owner also tells every member what it refused of another member's.
+            let mine = refusal.fields.contains { $0.stamp.peer == localPeer }
+            out.log(mine ? .warning : .debug, "the peer refused a change of zone \(message.zone): \(refusal)")
         }
-        guard !zone.info.localIsOwner else { return }
+        guard zone.info.peerIsOwner else { return }
         pendingUndos += 1
         out.append(.undoRefused(message))
+    }
+
+    /// The owner (this side) refused another member's changes: tells this peer, a member of
+    /// the zone, which undoes them if it took them from their author.
+    mutating func relayRefusals(_ message: ChangesRefused) {
+        guard state == .active, let zone = zones[message.zone], zone.info.localIsOwner,
+            agreement?.capabilities.contains(.refusalNotices) == true
+        else { return }
+        out.send(message)
     }
 
     mutating func undone(zone id: String, _ result: Result<[Refusal], SessionFailure>) {
         pendingUndos = max(0, pendingUndos - 1)
         switch result {
-        case .success(let refusals):
+        case .success(let all):
+            // Another member's changes, refused by the owner, undone here too: not this
+            // side's refusals to report.
+            let refusals = all.filter { $0.fields.contains { $0.stamp.peer == localPeer } }
+            guard !refusals.isEmpty else {
+                if !all.isEmpty {
+                    out.log(
+                        .debug,
+                        "took the owner's version of \(all.count) object(s) of zone \(id) it turned down")
+                }
+                return
+            }
             out.log(.notice, "undid \(refusals.count) change(s) of zone \(id) that the peer refused")
             out.notify(.changesRefused(zone: id, refusals: refusals))
         case .failure(let failure):

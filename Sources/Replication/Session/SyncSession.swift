@@ -151,6 +151,7 @@ public struct SyncSession: Sendable {
         case .dataArrived(let hash): dataArrived(hash)
         case .dataClaimReleased(let hash): fetcher.released(hash, &out)
         case .sendMembership(let zone, let operations): sendMembership(zone: zone, operations)
+        case .relayRefusals(let message): relayRefusals(message)
         case .closeRequested(let code, let reason): close(.local(code, reason), code: code)
         case .transportEnded(let reason): close(.transport(reason), code: nil)
         }

@@ -19,6 +19,11 @@ struct ZoneReplication: Sendable {
     var batchSize: Int
     /// A single transaction's changes do not fit in a frame: nothing more is sent.
     var stalled = false
+    /// What the peer has been told of this side's clock (the zone clocks announced, and the
+    /// `until` of every set sent): a set carrying nothing the peer lacks still goes when it
+    /// would tell more, or the peer would believe this side behind (the owner's clock moved
+    /// by changes the peer had taken from their author directly, say).
+    var told = VectorClock()
 
     init(info: SessionZone, batchSize: Int) {
         self.info = info

@@ -111,6 +111,9 @@ public struct Participant: Hashable, Sendable {
     public let status: ParticipantStatus
     /// The device's person, once the owner has checked its device list.
     public let person: PersonID?
+    /// Where the device listens (HOST:PORT), as it last told the owner: how other members
+    /// find it.
+    public private(set) var address: String? = nil
 }
 
 /// A zone this store holds: its ID, its owner, and where the owner listens when this store

@@ -64,6 +64,8 @@ public enum FieldKind: Hashable, Sendable {
     case permission
     /// `pending`, `accepted` or `removed`.
     case participantStatus
+    /// Where a member listens: HOST:PORT, neither a wildcard host nor port 0.
+    case address
     /// Milliseconds since 1970: an integer.
     case milliseconds
     /// The size of photo data: an integer from 0 to `max_photo_bytes`.
@@ -85,7 +87,7 @@ public enum FieldKind: Hashable, Sendable {
     public var storage: Storage {
         switch self {
         case .name, .identifier, .reference, .uuid, .hexDigest, .peerID, .zoneOwner, .permission,
-            .participantStatus:
+            .participantStatus, .address:
             return .text
         case .milliseconds, .byteCount, .rating, .flag, .tombstone:
             return .integer

@@ -1,3 +1,5 @@
+import Support
+
 /// The values each kind of field accepts from a peer: what every receiver checks on every
 /// received field (`LibraryStore.validate`), so that a tampered or buggy peer cannot store
 /// a value of the wrong type or range.
@@ -30,6 +32,13 @@ extension FieldKind {
         case .participantStatus:
             guard case .text(let text) = value else { return false }
             return ParticipantStatus(rawValue: text) != nil
+        case .address:
+            // A DNS name is at most 253 bytes; the port and brackets fit in the rest.
+            guard case .text(let text) = value, text.utf8.count <= 300,
+                LibraryStore.hasNoControlCharacters(text),
+                let address = PeerAddress(parsing: text)
+            else { return false }
+            return !address.isWildcard && address.port != 0
         case .milliseconds:
             guard case .integer = value else { return false }
             return true

@@ -26,8 +26,11 @@ public enum ParticipantField {
     public static let status = EntityField(3, "status", .participantStatus, .required, json: "status")
     /// The person the device belongs to, once the owner has checked its device list.
     public static let person = EntityField(4, "person", .peerID, json: "person_id")
+    /// Where the device listens, as it last told the owner: so that members find each other
+    /// (written by the owner; issue 13 replaces it with signed address records).
+    public static let address = EntityField(5, "address", .address, json: "address")
 
-    public static let all = [peer, permission, status, person]
+    public static let all = [peer, permission, status, person, address]
 }
 
 /// A photo.

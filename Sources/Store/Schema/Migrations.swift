@@ -3,7 +3,7 @@
 /// A released migration is never edited: a change to the schema is a new entry at the end,
 /// so a store written by any earlier version opens and upgrades in place.
 enum Migrations {
-    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10]
+    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11]
 
     /// Brings `db` to the latest version, each migration in its own transaction.
     static func migrate(_ db: Database) throws {
@@ -142,6 +142,13 @@ enum Migrations {
             bytes BLOB NOT NULL,
             PRIMARY KEY (zone, author, seq)
         );
+        """
+
+    /// Where each participant listens, as a replicated field of its record written by the
+    /// owner, so that participants dial each other (the mesh, issue 12). Values kept by an
+    /// earlier version as an unknown field move into the column when the store opens.
+    static let v11 = """
+        ALTER TABLE participants ADD COLUMN address TEXT;
         """
 
     static let v1 = """

@@ -45,3 +45,31 @@ extension LibraryStore {
         }
     }
 }
+
+extension LibraryStore {
+    /// Writes `address` into the records of `peer` as a participant of the live shares this
+    /// store owns (accepted: an invitation is nobody's business yet) where they say otherwise: the replicated field through
+    /// which the share's other members find it. Returns the number of records written.
+    @discardableResult
+    public func publishParticipantAddress(_ address: String, of peer: PeerID) throws -> Int {
+        guard kind == .private, peer != localPeer else { return 0 }
+        let zones = try read { db in
+            try db.query(
+                """
+                SELECT p.zone FROM participants p JOIN zones z ON z.id = p.zone JOIN shares s ON s.id = p.zone
+                WHERE p.peer = ? AND p.deleted = 0 AND p.status = ? AND z.owner = ? AND s.deleted = 0
+                AND p.address IS NOT ?
+                """, peer.description, ParticipantStatus.accepted.rawValue, localPeer.description, address
+            ) { $0.string(0) }
+        }
+        guard !zones.isEmpty else { return 0 }
+        try write(author: .local) { tx in
+            for zone in zones {
+                try tx.set(
+                    .participant, Self.participantID(zone: zone, peer: peer), zone: zone,
+                    [(ParticipantField.address, .text(address))])
+            }
+        }
+        return zones.count
+    }
+}

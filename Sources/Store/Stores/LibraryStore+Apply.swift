@@ -72,6 +72,15 @@ extension LibraryStore {
                     }
                 }
             }
+            // Between fellow participants (neither owns the zone) a sender's entry counts only
+            // as far as the changes it sent: nothing else tells the owner of a claim made only
+            // here, and a claim the owner never hears of would keep this replica from ever
+            // agreeing with it. (To the owner, a participant may claim its entry past its
+            // changes: that is how the owner learns of changes it refused and the author undid.)
+            if sender != owner && localPeer != owner {
+                vouched[sender] = min(
+                    vouched[sender], max(current[sender], context.highestTaken[sender] ?? 0))
+            }
             try mergeClock(set.zone, with: vouched, db)
             // Only the clock moved (every object refused, or already held): the peers this
             // one relays to must hear of it too, or they never agree with it.

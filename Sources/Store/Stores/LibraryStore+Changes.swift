@@ -28,14 +28,25 @@ extension LibraryStore {
     /// `batchSize` field changes. Batches are cut only between stamps, so a transaction's
     /// changes travel together and everything an object refers to comes before it; batch k
     /// needs the batches before it (its `since`) and vouches for them (its `until`).
-    public func changes(zone: String, since: VectorClock, batchSize: Int = 20_000) throws -> [ChangeSet] {
+    ///
+    /// With `author`, only that peer's changes, and `since` and `until` only of its entry: what
+    /// a participant sends, since a peer takes from a participant only what it wrote itself
+    /// (docs/REPLICATION.md, *Permissions*).
+    public func changes(zone: String, since: VectorClock, batchSize: Int = 20_000, author: PeerID? = nil)
+        throws -> [ChangeSet]
+    {
         try read { db in
             guard try db.first("SELECT 1 FROM zones WHERE id = ?", zone, map: { _ in true }) != nil else {
                 throw StoreError.unknownZone(zone)
             }
-            let full = try loadClock(zone, db)
+            var full = try loadClock(zone, db)
+            var since = since
+            if let author {
+                full = VectorClock([author: full[author]])
+                since = VectorClock([author: since[author]])
+            }
             var pending: [PendingField] = []
-            for (index, peer) in numberedPeers(db) {
+            for (index, peer) in numberedPeers(db) where author == nil || peer == author {
                 try db.forEach(
                     "SELECT entity, object, field, hlc FROM stamps WHERE zone = ? AND peer = ? AND hlc > ?",
                     zone, index, since[peer]

@@ -62,7 +62,7 @@ extension LibraryStore {
     public func participant(zone: String, peer: PeerID) throws -> Participant? {
         try read { db in
             try db.first(
-                "SELECT peer, permission, status, person FROM participants WHERE id = ? AND deleted = 0",
+                "SELECT peer, permission, status, person, address FROM participants WHERE id = ? AND deleted = 0",
                 Self.participantID(zone: zone, peer: peer)
             ) { makeParticipant($0) } ?? nil
         }
@@ -136,7 +136,8 @@ extension LibraryStore {
             return try rows.compactMap { $0 }.map { row in
                 let participants = try db.query(
                     """
-                    SELECT peer, permission, status, person FROM participants WHERE zone = ? AND deleted = 0
+                    SELECT peer, permission, status, person, address FROM participants
+                    WHERE zone = ? AND deleted = 0
                     ORDER BY peer
                     """,
                     row.0
@@ -153,14 +154,15 @@ extension LibraryStore {
         try shares().first { $0.zone == zone }
     }
 
-    /// A participant row (peer, permission, status, person); nil for a peer that is not a
+    /// A participant row (peer, permission, status, person, address); nil for a peer that is not a
     /// peer ID, which validation keeps out of the store.
     func makeParticipant(_ row: Row) -> Participant? {
         guard let peer = try? PeerID(parsing: row.string(0)) else { return nil }
         return Participant(
             peer: peer, permission: Permission(rawValue: row.optionalString(1) ?? "") ?? .none,
             status: ParticipantStatus(rawValue: row.optionalString(2) ?? "") ?? .pending,
-            person: row.optionalString(3).flatMap { try? PersonID(parsing: $0) })
+            person: row.optionalString(3).flatMap { try? PersonID(parsing: $0) },
+            address: row.optionalString(4))
     }
 
     func requireOwnedLiveShare(_ zone: String) throws {

@@ -184,6 +184,25 @@ struct SharingPeers {
         for peer in [bob, carol, alice, bob, carol] { try peer.syncWait() }
     }
 
+    /// Waits until every peer's record of each accepted participant of `share` says where it
+    /// listens (the owner writes it when the participant connects, and the records reach the
+    /// others: the mesh dials by them), then settles: a test comparing states before and
+    /// after starts once these writes are done.
+    func settleAddresses(of share: String) throws {
+        try waitUntil("every participant's address in every record of share \(share)") {
+            try everyone.allSatisfy { peer in
+                let holds = try (peer.json("share", "list").arrayValue ?? []).contains {
+                    $0["share"]?.stringValue == share
+                }
+                return try !holds
+                    || (peer.share(share)["participants"]?.arrayValue ?? []).allSatisfy {
+                        $0["status"] != "accepted" || $0["address"]?.stringValue != nil
+                    }
+            }
+        }
+        try settle()
+    }
+
     /// Stops every daemon with SIGTERM; each must exit 0.
     func stop() throws {
         for peer in everyone { try peer.stop() }
@@ -225,6 +244,7 @@ extension SharingPeers {
             }
         }
         try settle()
+        try settleAddresses(of: share)
         return SharedPhoto(share: share, url: url, photo: photo, bytes: bytes)
     }
 }

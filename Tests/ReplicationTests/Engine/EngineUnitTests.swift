@@ -52,7 +52,7 @@ import Testing
         #expect(membership.zones(with: pending).isEmpty)
         #expect(
             membership.zones(with: otherOwner) == [
-                .init(zone: "their-zone", store: .shared, localIsOwner: false)
+                .init(zone: "their-zone", store: .shared, localIsOwner: false, peerIsOwner: true)
             ])
         #expect(membership.admitted == [accepted, pending, otherOwner])
         #expect(membership.owners == [otherOwner])

@@ -83,9 +83,27 @@ import Testing
 
     @Test func nothingNewMeansNothingSent() {
         var probe = SessionProbe()
+        // The probe announced {owner: 5}, and the peer holds as much.
+        let theirs = VectorClock([owner: 5])
+        probe.receive(ZoneClocks([.init(zone: zone, clock: theirs)]))
+        let empty = ChangeSet(zone: zone, since: theirs, until: theirs, objects: [])
+        probe.handle(.changesPrepared(zone: zone, generation: 1, .success([empty])))
+        #expect(probe.sent.isEmpty)
+        #expect(probe.session.isIdle)
+    }
+
+    /// The peer already holds everything (it took a change from its author directly, say),
+    /// but was told a smaller clock of this side: one empty set tells it, or it would take
+    /// this side for behind; once told, nothing more goes.
+    @Test func anEmptySetGoesOnceWhenItTellsThePeerMoreOfThisSidesClock() {
+        var probe = SessionProbe()
         let theirs = VectorClock([owner: 6])
         probe.receive(ZoneClocks([.init(zone: zone, clock: theirs)]))
         let empty = ChangeSet(zone: zone, since: theirs, until: theirs, objects: [])
+        probe.handle(.changesPrepared(zone: zone, generation: 1, .success([empty])))
+        #expect(probe.sent == [.changeSet(ChangeSetMessage(empty))])
+        probe.receive(ChangeSetAck(zone: zone, clock: theirs))
+        probe.handle(.localCommit(zone: zone))
         probe.handle(.changesPrepared(zone: zone, generation: 1, .success([empty])))
         #expect(probe.sent.isEmpty)
         #expect(probe.session.isIdle)
