@@ -134,3 +134,200 @@ extension SharingPeer {
         return id
     }
 }
+
+/// Relayed changes (issue 12): members pass on each other's signed change sets, so a change
+/// reaches members its author is not connected to, with the owner stopped; and what a relay
+/// forges or alters is refused by the members it reaches.
+@Suite(.onOwnThreads) struct SharingRelayTests {
+    /// Four participants each dialing one fellow (the next ID in order, wrapping around):
+    /// a ring, in which the first and the third are not connected.
+    @Test func withTheOwnerStoppedAChangeReachesParticipantsItsAuthorIsNotConnectedTo() throws {
+        let config = "max_mesh_dials = 1\n"
+        let alice = try SharingPeer("alice", config: config)
+        // In ID order (the 32 bytes, as the ring is made), not the printed IDs' text order.
+        let participants = try ["bob", "carol", "dave", "erin"].map { try SharingPeer($0, config: config) }
+            .sorted { try! PeerID(parsing: $0.id) < PeerID(parsing: $1.id) }
+        let everyone = [alice] + participants
+        for peer in everyone { peer.join(everyone) }
+        let photo = try alice.addPhoto("beach.jpg", bytes: randomBytes(2_000), tags: ["summer"])
+        let created = try alice.json("share", "create", photo, "--public", "read-write")
+        let (share, url) = (created["share"]!.stringValue!, created["url"]!.stringValue!)
+        for peer in participants { _ = try peer.json("accept", url) }
+        try settleAddresses(of: share, among: everyone)
+        // Started again, each knows every fellow at once and dials only the next one (while
+        // they joined one by one, a participant dialed whichever fellow came next then).
+        for peer in participants {
+            try peer.stop()
+            try peer.start(sameAddress: true)
+        }
+        let (first, third) = (participants[0], participants[2])
+        try waitUntil(
+            "the ring: each participant connected to the two next to it: "
+                + (participants.map {
+                    "\($0.name) \($0.id.prefix(7)): \((try? $0.cli("peers").stdout) ?? "?")"
+                }
+                .joined(separator: "\n")),
+            timeout: .seconds(60)
+        ) {
+            try participants.allSatisfy { peer in
+                let connected = Set(
+                    (try peer.json("peers").arrayValue ?? []).filter { $0["connected"] == true }.compactMap {
+                        $0["peer_id"]?.stringValue
+                    })
+                return connected.count == 3 && connected.contains(alice.id)
+            }
+        }
+        try alice.stop()
+
+        _ = try first.json("tag", "add", photo, "relayed")
+        try waitUntil("\(third.name) to get the tag \(first.name) added") {
+            try third.sees(share: share)["beach.jpg"] == ["relayed", "summer"]
+        }
+        // Not from its author, to which it is not connected: relayed.
+        let direct = try #require(
+            try third.json("peers").arrayValue?.first { $0["peer_id"]?.stringValue == first.id })
+        #expect(direct["connected"] == false)
+        let history = try third.json("history").arrayValue ?? []
+        #expect(history.contains { $0["author"]?.stringValue == "sync:\(first.id)" })
+        #expect(!third.log.contains("refused"), "\(third.log)")
+        for peer in participants {
+            try waitUntil("\(peer.name) to get the tag") {
+                try peer.sees(share: share)["beach.jpg"] == ["relayed", "summer"]
+            }
+        }
+
+        try alice.start(sameAddress: true)
+        for peer in everyone + everyone { try peer.syncWait() }
+        for peer in everyone {
+            #expect(try peer.sees(share: share) == ["beach.jpg": ["relayed", "summer"]], "\(peer.name)")
+        }
+        for peer in everyone { try peer.stop() }
+    }
+}
+
+extension SharingRelayTests {
+    /// A relay passes on what it was given; each member checks every set itself. Carol,
+    /// read-only, hands bob a set of her own (bob keeps it for her chain but takes none of its
+    /// changes, nor does alice, to whom bob passes it), one holding a change stamped as
+    /// alice's, and one altered after she signed it (both refused outright). Then, removed,
+    /// carol's new set reaches alice through bob's hands: refused too.
+    @Test func forgedAlteredAndUnauthorisedRelayedSetsAreRefusedByEveryMember() throws {
+        let peers = try SharingPeers()
+        let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)
+        let shared = try peers.shareBeach(carolPermission: "read-only")
+        let before = try peers.views(share: shared.share)
+        try carol.stop()
+        let carolIdentity = try PeerIdentity.loadOrCreate(
+            directory: carol.daemon.stateDirectory + "/identity")
+        let forger = try ForgingPeer(identityDirectory: carol.daemon.stateDirectory + "/identity")
+        let aliceID = try PeerID(parsing: alice.id)
+        let short = String(carol.id.prefix(7))
+
+        // 1. Carol's own set, read-only: kept, passed on, taken by nobody.
+        let first = Self.sign(shared, seq: 1, previous: nil, by: carolIdentity, name: "read-only.jpg")
+        try forger.sendSets(
+            to: bob, zone: shared.share, [first.encoded], certificate: carolIdentity.certificateDER
+        ) {
+            try bob.daemon.waitForLogLine("<6>did not take from set 1 of \(short) in zone \(shared.share)")
+        }
+        try alice.daemon.waitForLogLine("<6>did not take from set 1 of \(short) in zone \(shared.share)")
+        // 2. A change stamped as alice's, in a set carol signed: refused.
+        let asAlice = Self.sign(
+            shared, seq: 2, previous: first.hash, by: carolIdentity, name: "as-alice.jpg", stampedAs: aliceID)
+        try forger.sendSets(to: bob, zone: shared.share, [asAlice.encoded], certificate: nil) {
+            try bob.daemon.waitForLogLine(
+                "<4>refused set 2 of \(short) in zone \(shared.share): it holds changes that are not its author's own"
+            )
+        }
+        // 3. Altered after signing (the name in the body changed): refused.
+        var altered = Self.sign(shared, seq: 2, previous: first.hash, by: carolIdentity, name: "altered1.jpg")
+            .encoded
+        let at = try #require(Self.find(Array("altered1".utf8), in: altered))
+        altered[at + 7] = UInt8(ascii: "2")
+        try forger.sendSets(to: bob, zone: shared.share, [altered], certificate: nil) {
+            try bob.daemon.waitForLogLine("<4>refused a signed set of zone \(shared.share)")
+        }
+        try peers.settle(skipping: carol)
+        #expect(try alice.sees(share: shared.share) == before["alice"])
+        #expect(try bob.sees(share: shared.share) == before["bob"])
+
+        // 4. Removed, carol signs again; bob's identity hands it to alice: refused.
+        _ = try alice.json("share", "remove", shared.share, carol.id)
+        try alice.syncWait()
+        try bob.stop()
+        let relay = try ForgingPeer(identityDirectory: bob.daemon.stateDirectory + "/identity")
+        let late = Self.sign(
+            shared, seq: 2, previous: first.hash, by: carolIdentity, name: "after-removal.jpg")
+        try relay.sendSets(
+            to: alice, zone: shared.share, [late.encoded], certificate: carolIdentity.certificateDER
+        ) {
+            try alice.daemon.waitForLogLine("<6>did not take from set 2 of \(short) in zone \(shared.share)")
+        }
+        #expect(try alice.sees(share: shared.share) == before["alice"])
+        try alice.stop()
+    }
+
+    /// A set of `seq` renaming the share's photo to `name`, stamped now as `stampedAs` (the
+    /// signer by default).
+    private static func sign(
+        _ shared: SharedPhoto, seq: UInt64, previous: [UInt8]?, by identity: PeerIdentity, name: String,
+        stampedAs: PeerID? = nil
+    ) -> SignedChangeSet {
+        let stamp = Stamp(hlc: HybridLogicalClock().tick(), peer: stampedAs ?? identity.peerID)
+        let set = ChangeSet(
+            zone: shared.share, since: VectorClock(), until: VectorClock([stamp.peer: stamp.hlc]),
+            objects: [
+                ObjectChange(
+                    entity: .photo, id: shared.photo,
+                    fields: [FieldChange(field: PhotoField.name, value: .text(name), stamp: stamp)])
+            ])
+        return SignedChangeSet.sign(
+            zone: shared.share, seq: seq, prevHash: previous ?? SignedSetHeader.noPrevious,
+            body: ChangeSetCodec.encode(set), by: identity)
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        return (0...(haystack.count - needle.count)).first {
+            Array(haystack[$0..<($0 + needle.count)]) == needle
+        }
+    }
+}
+
+extension ForgingPeer {
+    /// Connects to `peer` as a member that relays signed sets, hands it `sets` of `zone`
+    /// (with `certificate`, the author's, when given), and runs `then` before it closes (the
+    /// peer logs what it made of them on the connection, which must still be open).
+    func sendSets(
+        to peer: SharingPeer, zone: String, _ sets: [[UInt8]], certificate: [UInt8]?, then: () throws -> Void
+    ) throws {
+        let stream = try connect(to: peer, capabilities: [.signedSets])
+        defer { stream.connection.close() }
+        while let frame = try stream.receive() {
+            if frame.type == .zoneClocks { break }
+        }
+        try stream.send(
+            SignedSetsMessage(zone: zone, certificates: certificate.map { [$0] } ?? [], sets: sets).frame())
+        // Answered in order: once the pong is back, the sets were received (they are applied
+        // in the background; the test waits for the log).
+        try stream.send(Ping(nonce: 7).frame())
+        while let frame = try stream.receive() {
+            if frame.type == .pong { return try then() }
+        }
+        throw HarnessError("\(peer.name) closed the connection")
+    }
+}
+
+extension SharingPeers {
+    /// `settle` without one stopped peer: `sync --wait` succeeds on the others (in sync with
+    /// every member they reach).
+    func settle(skipping stopped: SharingPeer) throws {
+        let running = everyone.filter { $0 !== stopped }
+        for peer in running + running {
+            let result = try peer.cli("sync", "--wait", "--timeout", "30")
+            guard result.status == 0 else {
+                throw HarnessError("\(peer.name): sync --wait answered \(result)")
+            }
+        }
+    }
+}

@@ -157,18 +157,8 @@ struct ForgingPeer {
     /// `zone` built on the owner's clock (objects stamped now by this peer) and returns the
     /// owner's answer to it.
     func send(to owner: SharingPeer, zone: String, objects: (Stamp) -> [ObjectChange]) throws -> Frame {
-        let parts = owner.address.split(separator: ":")
-        guard parts.count == 2, let port = UInt16(parts[1]) else {
-            throw HarnessError("bad address \(owner.address)")
-        }
-        let socket = try TCPDialer.connect(host: String(parts[0]), port: port, timeout: .seconds(10))
-        var configuration = TLSConfiguration.client(
-            identity: identity, expecting: try PeerID(parsing: owner.id))
-        configuration.readTimeout = .seconds(30)
-        let stream = FrameStream(
-            connection: try TLSConnection.handshake(over: socket, configuration: configuration))
+        let stream = try connect(to: owner)
         defer { stream.connection.close() }
-        _ = try stream.exchangeHello(Hello(peerID: identity.peerID))
         var clock: VectorClock?
         while clock == nil {
             guard let frame = try stream.receive() else {
@@ -190,5 +180,22 @@ struct ForgingPeer {
             }
         }
         throw HarnessError("the owner closed the connection without answering the change set")
+    }
+
+    /// A replication connection to `peer` with this identity, hellos exchanged.
+    func connect(to peer: SharingPeer, capabilities: Capabilities = []) throws -> FrameStream {
+        let parts = peer.address.split(separator: ":")
+        guard parts.count == 2, let port = UInt16(parts[1]) else {
+            throw HarnessError("bad address \(peer.address)")
+        }
+        let socket = try TCPDialer.connect(host: String(parts[0]), port: port, timeout: .seconds(10))
+        var configuration = TLSConfiguration.client(
+            identity: identity, expecting: try PeerID(parsing: peer.id))
+        configuration.readTimeout = .seconds(30)
+        let stream = FrameStream(
+            connection: try TLSConnection.handshake(over: socket, configuration: configuration))
+        _ = try stream.exchangeHello(
+            Hello(peerID: identity.peerID, capabilities: capabilities, purpose: .sync))
+        return stream
     }
 }

@@ -61,7 +61,7 @@ final class PeerConnection: @unchecked Sendable {
     init(
         id: Int, tls: TLSConnection, dialedByLocal: Bool, connectedAt: ContinuousClock.Instant,
         library: Library, zones: [SessionZone], configuration: ReplicationConfiguration,
-        advertised: [PeerAddress], claims: DataClaims, committer: DataCommitter,
+        advertised: [PeerAddress], claims: DataClaims, committer: DataCommitter, sets: SetRelay,
         owner: any ConnectionOwner,
         logger: ReplicationLogger
     ) {
@@ -85,7 +85,8 @@ final class PeerConnection: @unchecked Sendable {
             library: library, remotePeer: tls.remotePeerID, claims: claims,
             publish: { committer.submit($0, then: $1) }, deliver: { inbox.post($0) },
             background: { [storeWork] job in storeWork.submit(job) },
-            onDataStored: { [weak owner] store, hash in owner?.dataStored(store, hash) })
+            onDataStored: { [weak owner] store, hash in owner?.dataStored(store, hash) }, sets: sets,
+            maximumSetBodyBytes: sessionConfiguration.maximumFrameSize)
         effects.zones = Dictionary(zones.map { ($0.zone, $0) }, uniquingKeysWith: { first, _ in first })
         status = Mutex(ConnectionStatus(zones: Set(zones.map(\.zone))))
         tls.readTimeout = nil

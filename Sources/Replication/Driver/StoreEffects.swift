@@ -30,14 +30,23 @@ final class StoreEffects {
     /// and checking the requester's right to it once per file is enough (reset when the
     /// zones replicated with the peer change).
     var served: (hash: ContentHash, fd: Int32, size: UInt64)?
+    /// Reads and applies signed sets (nil: this side does not relay them).
+    let sets: SetRelay?
+    /// Authors whose certificate went to the peer on this connection.
+    var sentCertificates: Set<PeerID> = []
+    /// The largest set body taken from the peer (the frame limit).
+    let maximumSetBodyBytes: Int
 
     init(
         library: Library, remotePeer: PeerID, claims: DataClaims,
         publish: @escaping @Sendable (PartialBlob, @escaping @Sendable (StoreError?) -> Void) -> Void,
         deliver: @escaping @Sendable (SessionEvent) -> Void,
         background: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
-        onDataStored: @escaping @Sendable (StoreKind, ContentHash) -> Void
+        onDataStored: @escaping @Sendable (StoreKind, ContentHash) -> Void,
+        sets: SetRelay? = nil, maximumSetBodyBytes: Int = 16 << 20
     ) {
+        self.sets = sets
+        self.maximumSetBodyBytes = maximumSetBodyBytes
         self.library = library
         self.remotePeer = remotePeer
         self.claims = claims
@@ -56,6 +65,31 @@ final class StoreEffects {
             let (store, peer, deliver) = (store(ofZone: set.zone), remotePeer, self.deliver)
             background {
                 for event in Self.apply(set, to: store, from: peer) { deliver(event) }
+            }
+            return []
+        case .prepareSets(let zone, let after, let byteLimit):
+            return [.setsPrepared(zone: zone, prepareSets(zone, after, byteLimit))]
+        case .applySets(let message):
+            let (store, relay, deliver, limit) = (
+                store(ofZone: message.zone), sets, self.deliver, maximumSetBodyBytes
+            )
+            let relayIsOwner = zones[message.zone]?.peerIsOwner == true
+            let owner = relayIsOwner ? remotePeer : nil
+            background {
+                let outcome: SetsApplied
+                if let store, let relay {
+                    do {
+                        outcome = try relay.apply(
+                            message, to: store, relayIsOwner: relayIsOwner, owner: owner,
+                            maximumBodyBytes: limit)
+                    } catch {
+                        outcome = SetsApplied(
+                            received: [:], held: SeqVector(), gap: false, failure: "\(error)")
+                    }
+                } else {
+                    outcome = SetsApplied(received: [:], held: SeqVector(), gap: false)
+                }
+                deliver(.setsApplied(zone: message.zone, outcome))
             }
             return []
         case .undoRefused(let message):
@@ -84,6 +118,22 @@ final class StoreEffects {
     func closeServedFile() {
         if let served { close(served.fd) }
         served = nil
+    }
+
+    private func prepareSets(_ zone: String, _ after: SeqVector, _ byteLimit: Int) -> Result<
+        PreparedSets, SessionFailure
+    > {
+        guard let store = store(ofZone: zone), let sets else {
+            return .success(PreparedSets(sets: [], certificates: [], more: false))
+        }
+        do {
+            return .success(
+                try sets.prepare(
+                    zone: zone, after: after, byteLimit: byteLimit, in: store,
+                    sentCertificates: &sentCertificates))
+        } catch {
+            return .failure(SessionFailure("\(error)"))
+        }
     }
 
     private func store(ofZone zone: String) -> LibraryStore? {

@@ -133,7 +133,7 @@ extension ReplicationEngine: ConnectionOwner {
         let connection = PeerConnection(
             id: id, tls: tls, dialedByLocal: tls.isClient, connectedAt: connectedAt, library: library,
             zones: zones, configuration: configuration, advertised: advertisedAddresses(), claims: claims,
-            committer: committer, owner: self,
+            committer: committer, sets: sets, owner: self,
             logger: logger)
         let accepted = state.withLock { state -> Bool in
             guard state.running else {
@@ -154,10 +154,12 @@ extension ReplicationEngine: ConnectionOwner {
     func sessionZones(for peer: PeerID) -> [SessionZone] {
         let zones = state.withLock { $0.membership.zones(with: peer) }
         return zones.map { zone in
-            let clock = (try? library.store(zone.store).clock(of: zone.zone)) ?? VectorClock()
+            let store = library.store(zone.store)
+            let clock = (try? store.clock(of: zone.zone)) ?? VectorClock()
+            let seqs = SeqVector(((try? store.signedSetTops(zone: zone.zone)) ?? [:]).mapValues(\.seq))
             return SessionZone(
                 zone: zone.zone, store: zone.store, localIsOwner: zone.localIsOwner,
-                peerIsOwner: zone.peerIsOwner, clock: clock)
+                peerIsOwner: zone.peerIsOwner, clock: clock, seqs: seqs)
         }
     }
 
@@ -315,6 +317,10 @@ extension ReplicationEngine: ConnectionOwner {
             revokeIfEnded(zone, on: connection)
         case .changeSetApplied(let zone, let refused):
             emit(.changeSetApplied(peer, zone: zone, refused: refused))
+        case .signedSetsStored(let zone):
+            for other in state.withLock({ Array($0.connections.values) }) where other !== connection {
+                other.post(.setsChanged(zone: zone))
+            }
         case .refusedFromPeer(let notice):
             // Another member may hold what was refused (taken from its author directly).
             for other in state.withLock({ $0.current }) where other !== connection {

@@ -135,10 +135,10 @@ extension ReplicationEngine {
     }
 
     /// A store committed: every connection replicating a touched zone pushes, except the one
-    /// the changes came from; a membership change is re-read on the loop thread. Changes
-    /// received in a zone this library takes part in (`relays` false: the shared store) are
-    /// pushed nowhere: a participant sends only what it wrote.
-    func committed(_ entry: HistoryEntry, relays: Bool) {
+    /// the changes came from; a membership change is re-read on the loop thread. (A
+    /// participant sends only its own changes as such, but passes on every signed set it
+    /// takes: the push reaches its other members that way.)
+    func committed(_ entry: HistoryEntry) {
         let zones = Set(entry.changes.map(\.zone))
         let membershipZones = Set(
             entry.changes.lazy.filter { $0.entity == "share" || $0.entity == "participant" }.map(\.zone))
@@ -150,7 +150,6 @@ extension ReplicationEngine {
             }
             return Array(state.connections.values)
         }
-        if !relays, entry.author.hasPrefix("sync:") { return finishCommitted(membershipTouched) }
         for connection in connections where entry.author != connection.syncAuthor {
             let replicated = connection.status.withLock { $0.zones }
             for zone in zones.intersection(replicated).sorted() { connection.post(.localCommit(zone: zone)) }

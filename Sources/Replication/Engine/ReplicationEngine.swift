@@ -20,6 +20,8 @@ public final class ReplicationEngine: @unchecked Sendable {
     let logger: ReplicationLogger
     let claims = DataClaims()
     let committer = DataCommitter()
+    /// Reads and checks the signed sets members relay, for every connection.
+    let sets: SetRelay
     let state = Mutex(EngineState())
     let loopCondition = Condition()
     let backoff: Backoff
@@ -41,9 +43,9 @@ public final class ReplicationEngine: @unchecked Sendable {
             configuration.session.deviceList = (try? library.privateStore.deviceListEntries(of: person)) ?? []
         }
         self.configuration = configuration
-        // Every local transaction from now on leaves its signed sets (not sent yet: the
-        // wire still carries today's deltas; docs/design/MESH.md, step 3).
+        // Every local transaction from now on leaves its signed sets, which members relay.
         for store in library.stores { store.signOwnSets(with: OwnSetSigning(identity: identity)) }
+        sets = SetRelay(localPeer: identity.peerID, localCertificate: identity.certificateDER)
         self.logger = logger
         backoff = Backoff(
             base: configuration.reconnectBase, maximum: configuration.reconnectMax,
@@ -68,8 +70,7 @@ public final class ReplicationEngine: @unchecked Sendable {
         }
         adoptAddresses(membership.addresses)
         for store in library.stores {
-            let relays = store.kind == .private
-            store.observe { [weak self] entry in self?.committed(entry, relays: relays) }
+            store.observe { [weak self] entry in self?.committed(entry) }
             store.observeClockMoves { [weak self] zone in self?.clockMoved(zone) }
         }
         let loop = IOThread.start { [self] in runLoop() }

@@ -12,6 +12,12 @@ public enum SessionAction: Equatable, Sendable {
     case sharing(Frame)
     /// Compute `store.changes(zone:since:batchSize:)`; answer with `changesPrepared`.
     case prepareChanges(zone: String, since: VectorClock, batchSize: Int, generation: Int)
+    /// Read the signed sets of `zone` the peer lacks (it holds `after`), up to `byteLimit`
+    /// bytes, with the certificates of their authors not sent on this connection yet; answer
+    /// with `setsPrepared`.
+    case prepareSets(zone: String, after: SeqVector, byteLimit: Int)
+    /// Check and apply the peer's signed sets, in order; answer with `setsApplied`.
+    case applySets(SignedSetsMessage)
     /// Apply the set from the peer; answer with `applied`, then report missing photo data
     /// with `dataWanted`.
     case apply(ChangeSet)
@@ -48,6 +54,9 @@ public enum SessionNotice: Equatable, Sendable {
     /// are told too (`SessionEvent.relayRefusals`), since one of them may have taken the
     /// changes from the peer directly.
     case refusedFromPeer(ChangesRefused)
+    /// Signed sets of `zone` from the peer were kept here: the other connections replicating
+    /// it pass them on (`SessionEvent.setsChanged`).
+    case signedSetsStored(zone: String)
     /// A fetch starts, at `offset` (non-zero when resuming an interrupted transfer).
     case dataFetchStarted(ContentHash, offset: Int64, size: Int64)
     case dataFetched(ContentHash, size: Int64)

@@ -13,15 +13,19 @@ public struct SessionZone: Hashable, Sendable {
     public var peerIsOwner: Bool
     /// This peer's clock of the zone when it joined the session.
     public var clock: VectorClock
+    /// The signed sets of the zone this peer held then, per author (what it tells the peer).
+    public var seqs: SeqVector
 
     public init(
-        zone: String, store: StoreKind, localIsOwner: Bool, peerIsOwner: Bool? = nil, clock: VectorClock
+        zone: String, store: StoreKind, localIsOwner: Bool, peerIsOwner: Bool? = nil, clock: VectorClock,
+        seqs: SeqVector = SeqVector()
     ) {
         self.zone = zone
         self.store = store
         self.localIsOwner = localIsOwner
         self.peerIsOwner = peerIsOwner ?? !localIsOwner
         self.clock = clock
+        self.seqs = seqs
     }
 }
 
@@ -119,6 +123,12 @@ public enum SessionEvent: Sendable {
     /// The owner refused another member's changes (`SessionNotice.refusedFromPeer`): tell
     /// this peer, which undoes them if it took them.
     case relayRefusals(ChangesRefused)
+    /// Another connection kept new signed sets of `zone`.
+    case setsChanged(zone: String)
+    /// The store's answer to `SessionAction.prepareSets`.
+    case setsPrepared(zone: String, Result<PreparedSets, SessionFailure>)
+    /// The store's answer to `SessionAction.applySets`.
+    case setsApplied(zone: String, SetsApplied)
     /// This side wants the connection closed.
     case closeRequested(CloseCode, String)
     /// The connection ended (nil: cleanly) or broke.

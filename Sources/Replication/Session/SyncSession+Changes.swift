@@ -12,6 +12,7 @@ extension SyncSession {
         }
         for entry in entries { zones[entry.zone]?.told = entry.clock }
         out.send(ZoneClocks(entries))
+        for zone in list.sorted(by: { $0.zone < $1.zone }) { announceSets(zone) }
     }
 
     mutating func zonesChanged(_ list: [SessionZone]) {
@@ -93,6 +94,8 @@ extension SyncSession {
         guard zones[zone] != nil else { return }
         zones[zone]!.dirty = true
         maybePrepare(zone)
+        zones[zone]!.setsDirty = true
+        maybePrepareSets(zone)
     }
 
     /// Asks the store for the zone's changes the peer lacks, unless a computation is under way

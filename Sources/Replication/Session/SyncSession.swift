@@ -41,6 +41,8 @@ public struct SyncSession: Sendable {
     static let maxUnclaimedAnnouncements = 10_000
     /// Refusal notices from the peer whose undo is under way.
     var pendingUndos = 0
+    /// Signed-sets messages from the peer being checked and applied.
+    var setsApplying = 0
     /// Data the peer asked for that this side did not have yet.
     var waitingForData: Set<ContentHash> = []
     var keepalive: Keepalive
@@ -60,7 +62,9 @@ public struct SyncSession: Sendable {
     var sendableFrameSize: Int { agreement?.sendableFrameSize ?? configuration.maximumFrameSize }
 
     /// The optional features this build announces in its hello.
-    public static let capabilities: Capabilities = [.addresses, .refusalNotices, .persons, .membership]
+    public static let capabilities: Capabilities = [
+        .addresses, .refusalNotices, .persons, .membership, .signedSets,
+    ]
 
     public init(
         localPeer: PeerID, remotePeer: PeerID, zones: [SessionZone],
@@ -107,7 +111,11 @@ public struct SyncSession: Sendable {
     public var isIdle: Bool {
         guard state == .active, remoteAnnounced else { return false }
         return outbox.isEmpty && incoming.isEmpty && fetcher.pendingCount == 0 && pendingUndos == 0
-            && zones.values.allSatisfy { !$0.preparing && !$0.dirty && $0.remote != nil }
+            && setsApplying == 0
+            && zones.values.allSatisfy {
+                !$0.preparing && !$0.dirty && $0.remote != nil && !$0.setsPreparing
+                    && !($0.setsDirty && $0.setsRemote != nil)
+            }
     }
 
     /// What the peer is believed to hold of each zone (nil until it announced the zone).
@@ -152,6 +160,9 @@ public struct SyncSession: Sendable {
         case .dataClaimReleased(let hash): fetcher.released(hash, &out)
         case .sendMembership(let zone, let operations): sendMembership(zone: zone, operations)
         case .relayRefusals(let message): relayRefusals(message)
+        case .setsChanged(let zone): setsChanged(zone)
+        case .setsPrepared(let zone, let result): setsPrepared(zone: zone, result)
+        case .setsApplied(let zone, let outcome): setsApplied(zone: zone, outcome)
         case .closeRequested(let code, let reason): close(.local(code, reason), code: code)
         case .transportEnded(let reason): close(.transport(reason), code: nil)
         }
@@ -235,6 +246,8 @@ public struct SyncSession: Sendable {
         case .addresses(let message): out.notify(.addressesAnnounced(message.addresses))
         case .deviceList(let message): out.notify(.deviceListAnnounced(message.entries))
         case .membershipOperations(let message): receiveMembership(message)
+        case .setVector(let message): try receiveSetVector(message)
+        case .signedSets(let message): try receiveSignedSets(message)
         }
     }
 

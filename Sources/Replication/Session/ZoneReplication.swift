@@ -24,6 +24,11 @@ struct ZoneReplication: Sendable {
     /// would tell more, or the peer would believe this side behind (the owner's clock moved
     /// by changes the peer had taken from their author directly, say).
     var told = VectorClock()
+    /// What the peer holds of the zone's signed sets, as far as this side knows (its set
+    /// vector, raised by the sets sent to it and received from it); nil until it sends it.
+    var setsRemote: SeqVector?
+    var setsDirty = false
+    var setsPreparing = false
 
     init(info: SessionZone, batchSize: Int) {
         self.info = info

@@ -3,7 +3,7 @@
 /// A released migration is never edited: a change to the schema is a new entry at the end,
 /// so a store written by any earlier version opens and upgrades in place.
 enum Migrations {
-    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11]
+    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12]
 
     /// Brings `db` to the latest version, each migration in its own transaction.
     static func migrate(_ db: Database) throws {
@@ -149,6 +149,15 @@ enum Migrations {
     /// earlier version as an unknown field move into the column when the store opens.
     static let v11 = """
         ALTER TABLE participants ADD COLUMN address TEXT;
+        """
+
+    /// Other devices' signed change sets are kept beside this device's own in `signed_sets`
+    /// (members relay them), and the certificates of their authors, to pass on with them.
+    static let v12 = """
+        CREATE TABLE set_authors (
+            device BLOB PRIMARY KEY,
+            certificate BLOB NOT NULL
+        ) WITHOUT ROWID;
         """
 
     static let v1 = """

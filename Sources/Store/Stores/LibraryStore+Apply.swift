@@ -6,7 +6,12 @@ import Glibc
 /// changes whose author was not allowed to make them, or that reference objects the zone
 /// does not hold, are refused one object at a time and reported, without blocking the rest.
 extension LibraryStore {
-    public func apply(_ set: ChangeSet, from sender: PeerID) throws -> ApplyReport {
+    /// With `signed`, the set is the body of that signed set of the sender (its author,
+    /// relayed by any member): the signed set is kept in the same transaction, whatever of
+    /// it is refused, so that its author's chain goes on here and can be relayed.
+    public func apply(_ set: ChangeSet, from sender: PeerID, signed: SignedSetRow? = nil) throws
+        -> ApplyReport
+    {
         var report = ApplyReport()
         // The transaction's own stamp only dates its history entry: applied fields keep the
         // stamps they carry.
@@ -18,6 +23,7 @@ extension LibraryStore {
             guard current.dominates(set.since) else {
                 throw SyncError.notReady(zone: set.zone, have: current, need: set.since)
             }
+            if let signed { try storeSignedSet(signed, zone: set.zone, db) }
             let ordered = set.objects.enumerated().sorted {
                 ($0.element.entity, $0.offset) < ($1.element.entity, $1.offset)
             }.map(\.element)

@@ -48,3 +48,98 @@ extension LibraryStore {
             localPeer.bytes, Int64(seq), record.hash, Int64(stamp.hlc), record.bytes)
     }
 }
+
+/// A signed change set of any author as this store keeps it: its place on the author's chain
+/// in the zone, its hash, the stamp of its changes and its signed bytes (opaque here).
+public struct SignedSetRow: Hashable, Sendable {
+    public let author: PeerID
+    public let seq: UInt64
+    public let hash: [UInt8]
+    public let hlc: UInt64
+    public let bytes: [UInt8]
+
+    public init(author: PeerID, seq: UInt64, hash: [UInt8], hlc: UInt64, bytes: [UInt8]) {
+        self.author = author
+        self.seq = seq
+        self.hash = hash
+        self.hlc = hlc
+        self.bytes = bytes
+    }
+}
+
+/// Every author's signed sets of a zone, as members relay them to each other: which ones this
+/// store holds, the ones a peer lacks, and the certificates of their authors.
+extension LibraryStore {
+    /// Per author, the last set held of `zone` (sets are kept only in chain order, so it ends
+    /// a contiguous chain from seq 1).
+    public func signedSetTops(zone: String) throws -> [PeerID: (seq: UInt64, hash: [UInt8])] {
+        try read { db in
+            var tops: [PeerID: (seq: UInt64, hash: [UInt8])] = [:]
+            try db.forEach(
+                """
+                SELECT author, seq, hash FROM signed_sets s WHERE zone = ?
+                AND seq = (SELECT max(seq) FROM signed_sets WHERE zone = s.zone AND author = s.author)
+                """, zone
+            ) { row in
+                if let author = PeerID(digest: row.bytes(0)) { tops[author] = (row.uint64(1), row.bytes(2)) }
+            }
+            return tops
+        }
+    }
+
+    /// The sets of `zone` past `after` (author → highest seq the peer holds), oldest first per
+    /// author, up to about `byteLimit` bytes (always at least one set when any is missing);
+    /// `more` when some were left for the next call.
+    public func signedSets(zone: String, after: [PeerID: UInt64], byteLimit: Int) throws -> (
+        sets: [SignedSetRow], more: Bool
+    ) {
+        let tops = try signedSetTops(zone: zone)
+        var sets: [SignedSetRow] = []
+        var bytes = 0
+        for (author, top) in tops.sorted(by: { $0.key < $1.key }) where top.seq > after[author, default: 0] {
+            var full = false
+            try read { db in
+                try db.forEach(
+                    "SELECT seq, hash, hlc, bytes FROM signed_sets WHERE zone = ? AND author = ? AND seq > ? ORDER BY seq",
+                    zone, author.bytes, Int64(after[author, default: 0])
+                ) { row in
+                    guard !full else { return }
+                    let set = SignedSetRow(
+                        author: author, seq: row.uint64(0), hash: row.bytes(1), hlc: row.uint64(2),
+                        bytes: row.bytes(3))
+                    if !sets.isEmpty && bytes + set.bytes.count > byteLimit {
+                        full = true
+                        return
+                    }
+                    sets.append(set)
+                    bytes += set.bytes.count
+                }
+            }
+            if full { return (sets, true) }
+        }
+        return (sets, false)
+    }
+
+    /// The certificate of an author whose sets this store keeps (nil for one it never saw).
+    public func setAuthorCertificate(_ device: PeerID) throws -> [UInt8]? {
+        try read { db in
+            try db.first("SELECT certificate FROM set_authors WHERE device = ?", device.bytes) { $0.bytes(0) }
+        }
+    }
+
+    /// Keeps `certificate` as `device`'s (the caller checked that its SHA-256 is the ID).
+    public func rememberSetAuthor(_ device: PeerID, certificate: [UInt8]) throws {
+        try writeLocal { db in
+            try db.run(
+                "INSERT OR IGNORE INTO set_authors (device, certificate) VALUES (?, ?)", device.bytes,
+                certificate)
+        }
+    }
+
+    /// Stores a set received from a peer, in the transaction applying it.
+    func storeSignedSet(_ row: SignedSetRow, zone: String, _ db: Database) throws {
+        try db.run(
+            "INSERT OR IGNORE INTO signed_sets (zone, author, seq, hash, hlc, bytes) VALUES (?, ?, ?, ?, ?, ?)",
+            zone, row.author.bytes, Int64(row.seq), row.hash, Int64(row.hlc), row.bytes)
+    }
+}

@@ -184,22 +184,9 @@ struct SharingPeers {
         for peer in [bob, carol, alice, bob, carol] { try peer.syncWait() }
     }
 
-    /// Waits until every peer's record of each accepted participant of `share` says where it
-    /// listens (the owner writes it when the participant connects, and the records reach the
-    /// others: the mesh dials by them), then settles: a test comparing states before and
-    /// after starts once these writes are done.
+    /// `settleAddresses(of:among:)` for the three.
     func settleAddresses(of share: String) throws {
-        try waitUntil("every participant's address in every record of share \(share)") {
-            try everyone.allSatisfy { peer in
-                let holds = try (peer.json("share", "list").arrayValue ?? []).contains {
-                    $0["share"]?.stringValue == share
-                }
-                return try !holds
-                    || (peer.share(share)["participants"]?.arrayValue ?? []).allSatisfy {
-                        $0["status"] != "accepted" || $0["address"]?.stringValue != nil
-                    }
-            }
-        }
+        try PeerDaemonTests.settleAddresses(of: share, among: everyone)
         try settle()
     }
 
@@ -246,5 +233,23 @@ extension SharingPeers {
         try settle()
         try settleAddresses(of: share)
         return SharedPhoto(share: share, url: url, photo: photo, bytes: bytes)
+    }
+}
+
+/// Waits until every peer's record of each accepted participant of `share` says where it
+/// listens (the owner writes it when the participant connects, and the records reach the
+/// others: the mesh dials by them), then until each is in sync: a test comparing states
+/// before and after starts once these writes are done.
+func settleAddresses(of share: String, among peers: [SharingPeer]) throws {
+    try waitUntil("every participant's address in every record of share \(share)") {
+        try peers.allSatisfy { peer in
+            let holds = try (peer.json("share", "list").arrayValue ?? []).contains {
+                $0["share"]?.stringValue == share
+            }
+            return try !holds
+                || (peer.share(share)["participants"]?.arrayValue ?? []).allSatisfy {
+                    $0["status"] != "accepted" || $0["address"]?.stringValue != nil
+                }
+        }
     }
 }

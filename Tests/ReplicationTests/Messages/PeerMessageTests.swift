@@ -52,6 +52,11 @@ enum SampleMessages {
         .membershipOperations(
             MembershipOperationsMessage(
                 zone: "zone-1", operations: [[1, 2, 3], Array(repeating: 7, count: 500)])),
+        .setVector(SetVectorMessage(zone: "zone-a", vector: SeqVector([peer(1): 3, peer(2): 1 << 40]))),
+        .setVector(SetVectorMessage(zone: "zone-b", vector: SeqVector())),
+        .signedSets(SignedSetsMessage(zone: "zone-a", certificates: [[1, 2], []], sets: [[9, 9, 9], []])),
+        .signedSets(
+            SignedSetsMessage(zone: "zone-a", certificates: [], sets: [Array(repeating: 5, count: 700)])),
     ]
 }
 
@@ -89,11 +94,11 @@ enum SampleMessages {
 
     @Test func typeNumbersAreTheDocumentedOnes() {
         let types = SampleMessages.all.map { $0.frame().type.rawValue }
-        #expect(Set(types) == Set(2...16))
+        #expect(Set(types) == Set(2...18))
     }
 
     @Test func helloAndUnknownTypesAreUnexpectedHere() {
-        for type: UInt8 in [0x00, 0x01, 0x11, 0xFF] {
+        for type: UInt8 in [0x00, 0x01, 0x13, 0xFF] {
             #expect(throws: WireError.unexpectedMessage(type: type, expected: "a replication message")) {
                 try PeerMessage(frame: Frame(type: MessageType(rawValue: type), payload: []))
             }

@@ -26,6 +26,13 @@ public struct MessageLimits: Sendable {
     /// Largest membership operation, in bytes (a removal with a cut-off for each of 1,024
     /// devices is about 75 KiB).
     public var maxMembershipOperationBytes = 128 * 1024
+    /// Most author certificates in one signed-sets message (each author's is sent once per
+    /// connection).
+    public var maxSetAuthors = 1_024
+    /// Largest certificate, in bytes (an Ed25519 self-signed certificate is about 300).
+    public var maxCertificateBytes = 4_096
+    /// Most sets in one signed-sets message.
+    public var maxSignedSets = 100_000
     /// Bounds of the change-set codec inside a change-set message.
     public var changeSet = ChangeSetCodec.Limits()
 

@@ -18,6 +18,8 @@ public enum PeerMessage: Equatable, Sendable {
     case addresses(Addresses)
     case deviceList(DeviceListMessage)
     case membershipOperations(MembershipOperationsMessage)
+    case setVector(SetVectorMessage)
+    case signedSets(SignedSetsMessage)
 
     /// Decodes `frame`; a hello or a type this build does not know is an unexpected message.
     public init(frame: Frame, limits: MessageLimits = MessageLimits()) throws(WireError) {
@@ -38,6 +40,8 @@ public enum PeerMessage: Equatable, Sendable {
         case .deviceList: self = .deviceList(try DeviceListMessage(frame: frame, limits: limits))
         case .membershipOperations:
             self = .membershipOperations(try MembershipOperationsMessage(frame: frame, limits: limits))
+        case .setVector: self = .setVector(try SetVectorMessage(frame: frame, limits: limits))
+        case .signedSets: self = .signedSets(try SignedSetsMessage(frame: frame, limits: limits))
         default: throw .unexpectedMessage(type: frame.type.rawValue, expected: "a replication message")
         }
     }
@@ -60,6 +64,8 @@ public enum PeerMessage: Equatable, Sendable {
         case .addresses(let message): return message.frame()
         case .deviceList(let message): return message.frame()
         case .membershipOperations(let message): return message.frame()
+        case .setVector(let message): return message.frame()
+        case .signedSets(let message): return message.frame()
         }
     }
 }

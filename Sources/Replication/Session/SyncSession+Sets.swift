@@ -1,0 +1,124 @@
+import Store
+
+/// Signed change sets between members (docs/PROTOCOL.md §7.8): each side tells the other
+/// which sets of a zone it holds (its seq vector), sends the ones the other lacks, oldest
+/// first per author, and passes on every set it takes (a local commit or applied sets mark
+/// the zone). This is how a member's change reaches members its author is not connected to;
+/// the receiving store checks every set, whoever relays it.
+extension SyncSession {
+    var exchangesSets: Bool { agreement?.capabilities.contains(.signedSets) == true }
+
+    /// Tells the peer which sets of `zone` this side holds (after the zone clocks).
+    mutating func announceSets(_ zone: SessionZone) {
+        guard exchangesSets, zones[zone.zone] != nil else { return }
+        out.send(SetVectorMessage(zone: zone.zone, vector: zone.seqs))
+    }
+
+    mutating func receiveSetVector(_ message: SetVectorMessage) throws(ProtocolViolation) {
+        guard exchangesSets else {
+            throw ProtocolViolation("a set vector, but the hellos did not agree on signed sets")
+        }
+        guard var zone = zones[message.zone] else {
+            out.log(
+                .debug,
+                "ignored the set vector of zone \(message.zone), which is not replicated with this peer")
+            return
+        }
+        zone.setsRemote = message.vector
+        zone.setsDirty = true
+        zones[message.zone] = zone
+        maybePrepareSets(message.zone)
+    }
+
+    /// Asks the store for the sets the peer lacks, unless a read is under way or the peer
+    /// has not said what it holds.
+    mutating func maybePrepareSets(_ id: String) {
+        guard state == .active, exchangesSets, var zone = zones[id], let remote = zone.setsRemote,
+            zone.setsDirty, !zone.setsPreparing
+        else { return }
+        zone.setsDirty = false
+        zone.setsPreparing = true
+        zones[id] = zone
+        out.append(
+            .prepareSets(zone: id, after: remote, byteLimit: max(sendableFrameSize - 64 * 1024, 64 * 1024)))
+    }
+
+    mutating func setsPrepared(zone id: String, _ result: Result<PreparedSets, SessionFailure>) {
+        guard var zone = zones[id], zone.setsPreparing else { return }
+        zone.setsPreparing = false
+        let prepared: PreparedSets
+        switch result {
+        case .success(let sets): prepared = sets
+        case .failure(let failure):
+            zones[id] = zone
+            close(
+                .internalFailure("reading signed sets of zone \(id): \(failure.message)"),
+                code: .internalError)
+            return
+        }
+        if !prepared.sets.isEmpty {
+            let message = SignedSetsMessage(
+                zone: id, certificates: prepared.certificates, sets: prepared.sets.map(\.bytes))
+            if message.frame().bodyLength <= sendableFrameSize {
+                out.send(message)
+            } else {
+                // One set larger than a frame (a transaction of a huge import): the peer gets
+                // those changes from their author or the owner instead.
+                out.log(
+                    .warning,
+                    "zone \(id): a signed set of \(prepared.sets[0].author.short) does not fit in a frame; "
+                        + "it is not relayed to this peer")
+            }
+            var remote = zone.setsRemote ?? SeqVector()
+            for set in prepared.sets { remote.advance(set.author, to: set.seq) }
+            zone.setsRemote = remote
+        }
+        if prepared.more { zone.setsDirty = true }
+        zones[id] = zone
+        maybePrepareSets(id)
+    }
+
+    /// Another connection stored new sets of `zone`: the peer may lack them.
+    mutating func setsChanged(_ id: String) {
+        guard zones[id] != nil else { return }
+        zones[id]!.setsDirty = true
+        maybePrepareSets(id)
+    }
+
+    mutating func receiveSignedSets(_ message: SignedSetsMessage) throws(ProtocolViolation) {
+        guard exchangesSets else {
+            throw ProtocolViolation("signed sets, but the hellos did not agree on them")
+        }
+        guard zones[message.zone] != nil else {
+            out.log(
+                .info,
+                "ignored \(message.sets.count) signed sets of zone \(message.zone), which is not "
+                    + "replicated with this peer")
+            return
+        }
+        setsApplying += 1
+        out.append(.applySets(message))
+    }
+
+    mutating func setsApplied(zone id: String, _ outcome: SetsApplied) {
+        setsApplying = max(0, setsApplying - 1)
+        for note in outcome.notes { out.log(note.level, note.text) }
+        if let failure = outcome.failure {
+            close(.internalFailure("applying signed sets of zone \(id): \(failure)"), code: .internalError)
+            return
+        }
+        guard var zone = zones[id] else { return }
+        // The peer holds what it sent: nothing of it goes back.
+        var remote = zone.setsRemote ?? SeqVector()
+        for (author, seq) in outcome.received { remote.advance(author, to: seq) }
+        if zone.setsRemote != nil { zone.setsRemote = remote }
+        zones[id] = zone
+        // Passed on by the other connections, also when the changes in them were already
+        // here (they came from their author directly): nothing else tells those connections.
+        if outcome.stored > 0 { out.notify(.signedSetsStored(zone: id)) }
+        if outcome.gap {
+            // The peer's idea of what this side holds is wrong: it sends again from here.
+            out.send(SetVectorMessage(zone: id, vector: outcome.held))
+        }
+    }
+}
