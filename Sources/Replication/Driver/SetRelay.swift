@@ -79,6 +79,22 @@ final class SetRelay: Sendable {
             let signed: SignedChangeSet
             do {
                 signed = try SignedChangeSet(decoding: bytes, maximumBodyBytes: maximumBodyBytes)
+            } catch {
+                log(.warning, "refused a signed set of zone \(zone): \(error)")
+                failed = true
+                continue
+            }
+            let header = signed.header
+            let author = header.author
+            received[author] = max(received[author] ?? 0, header.seq)
+            guard !stopped.contains(author), author != localPeer else { continue }
+            let held = tops[author]
+            let heldSeq = held?.seq ?? 0
+            // Held already (flooding brings most sets more than once): skipped before the
+            // signature is checked, which only the next set of a chain needs. (A different set
+            // at a held place would need the held hash, not read here, to be told apart.)
+            if header.seq <= heldSeq { continue }
+            do {
                 try signed.verify(zone: zone, keys: keys) { device in
                     offered[device] ?? (try? store.setAuthorCertificate(device)) ?? nil
                 }
@@ -87,17 +103,8 @@ final class SetRelay: Sendable {
                 failed = true
                 continue
             }
-            let header = signed.header
-            let author = header.author
             if let certificate = offered[author], try store.setAuthorCertificate(author) == nil {
                 try store.rememberSetAuthor(author, certificate: certificate)
-            }
-            received[author] = max(received[author] ?? 0, header.seq)
-            guard !stopped.contains(author), author != localPeer else { continue }
-            let held = tops[author]
-            let heldSeq = held?.seq ?? 0
-            if header.seq <= heldSeq {
-                continue  // held already (a conflicting one would need the held hash: not kept in memory)
             }
             guard header.seq == heldSeq + 1, header.prevHash == (held?.hash ?? SignedSetHeader.noPrevious)
             else {
