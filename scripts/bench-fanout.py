@@ -5,12 +5,17 @@ all real release `peershared` daemons on 127.0.0.1, for scripts/bench.
     scripts/bench-fanout.py --bin=DIR [--participants=50] [--rounds=30] [--quick]
                             [--markdown=FILE] [--round-timeout=10] [--first-timeout=30]
                             [--gap=0.25] [--idle-seconds=3] [--log-level=info] [--keep]
+                            [--mesh-dials=N] [--mesh-timeout=90]
 
 --quick: 5 participants (6 daemons), 5 rounds, a 10 s warm-up wait: a smoke test of the script.
 --gap: seconds between rounds. --idle-seconds: the daemons' idle CPU is measured that long
 before each variant's rounds, to set it apart from the rounds' CPU time. --log-level: the daemons'. --keep: keep the temp dir (logs).
 --markdown: appends this script's rows to FILE in the daemon table's columns (the table's
 header first when FILE is empty), as scripts/bench-daemon.py writes its table.
+--mesh-dials=N: writes `max_mesh_dials = N` into every daemon's config file (`--config`);
+without it the daemons keep their default (16). --mesh-timeout: after set-up, how long to
+wait (bounded) for every participant to be connected to the owner and to the fellows the
+ring of dials gives it (min(2N, P-1) of the P-1 others), before the resources are read.
 
 Set-up: the daemons start in parallel (port 0, each its own state dir and control socket,
 READY=1 on a datagram socket of ours); the owner adds one photo and shares it with public
@@ -22,10 +27,14 @@ stream opened on each before the rounds (so no polling latency). Times are from 
 before the writer's request is sent; the writer's own response time is reported too.
 
 (a) The owner online writes. (b) The owner stopped (SIGTERM), the first participant writes
-and the 49 others must see it. A round that does not reach every target within its bounded
-wait ends the variant: its rows say "not reached: N of M after T s". One unmeasured warm-up
-round precedes each variant's rounds (with --first-timeout: in (b) participants may first
-have to find each other).
+and the 49 others should see it. One unmeasured warm-up round precedes each variant's rounds,
+waiting up to --first-timeout for every target (in (b) participants may first have to find
+each other). The targets the warm-up reached are the ones the rounds wait for: when that is
+not all of them (in (b), a participant sends only what it wrote, so only the fellows the
+writer is connected to can see its change), the rows say "reached N of M" and give the times
+of those N; after the rounds every stream is read for --round-timeout more, and the rows say
+how many of the others saw any round's tag by then. A round that does not reach every target
+the warm-up reached within --round-timeout ends the variant: its rows say "not reached".
 
 Every wait is bounded. Daemons run in one process group of their own and get SIGTERM when
 this script dies (PR_SET_PDEATHSIG); atexit and SIGTERM/SIGINT/SIGHUP handlers stop them all
@@ -43,6 +52,9 @@ ROUND_TIMEOUT = float(ARGS.get("--round-timeout", "10"))
 FIRST_TIMEOUT = float(ARGS.get("--first-timeout", "10" if QUICK else "30"))
 GAP = float(ARGS.get("--gap", "0.25"))  # between rounds: acknowledgements settle
 IDLE_SECONDS = float(ARGS.get("--idle-seconds", "3"))  # CPU baseline before each variant's rounds
+MESH_DIALS = int(ARGS["--mesh-dials"]) if "--mesh-dials" in ARGS else None  # None: the daemon's default
+MESH_TIMEOUT = float(ARGS.get("--mesh-timeout", "30" if QUICK else "90"))
+DEFAULT_MESH_DIALS = 16  # the daemon's default max_mesh_dials (config/peershared.conf)
 WORK = tempfile.mkdtemp(prefix="peershare-bench-fanout-")
 DAEMONS = []
 PENDING_AFTER_SYNC = []  # (participant, seconds) whose photo was pending after `sync` with `wait`
@@ -121,10 +133,17 @@ class Daemon:
         """From the main thread only (PR_SET_PDEATHSIG follows the spawning thread)."""
         global PGID
         env = dict(os.environ, NOTIFY_SOCKET=os.path.join(self.dir, "notify.sock"))
+        config = []
+        if MESH_DIALS is not None:
+            path = os.path.join(self.dir, "peershared.conf")
+            with open(path, "w") as f:
+                f.write(f"max_mesh_dials = {MESH_DIALS}\n")
+            config = ["--config", path]
         with open(os.path.join(self.dir, "peershared.log"), "ab") as logf:
             self.proc = subprocess.Popen(
-                [f"{BIN}/peershared", "--state-dir", os.path.join(self.dir, "state"), "--control-socket",
-                 self.sock, "--listen", "127.0.0.1:0", "--log-level", ARGS.get("--log-level", "info")], stdin=subprocess.DEVNULL, stdout=logf, stderr=logf,
+                [f"{BIN}/peershared", *config, "--state-dir", os.path.join(self.dir, "state"), "--control-socket",
+                 self.sock, "--listen", "127.0.0.1:0", "--log-level", ARGS.get("--log-level", "info")],
+                stdin=subprocess.DEVNULL, stdout=logf, stderr=logf,
                 env=env, process_group=0 if PGID is None else PGID, preexec_fn=die_with_parent)
         DAEMONS.append(self)
         if PGID is None:
@@ -292,8 +311,11 @@ class Watch:
                     self.links.setdefault(change["id"], now)
 
 
-def one_round(writer, watches, photo, name, timeout):
-    """Adds tag `name` at the writer; returns (response s, arrival s per watch or None)."""
+def one_round(writer, watches, photo, name, timeout, awaited=None):
+    """Adds tag `name` at the writer; returns (response s, arrival s per watch or None).
+    The round ends when every watch of `awaited` (default: all) has seen it, or at `timeout`;
+    every watch is read meanwhile."""
+    awaited = watches if awaited is None else awaited
     sel = selectors.DefaultSelector()
     for w in watches:
         sel.register(w.sock, selectors.EVENT_READ, w)
@@ -308,7 +330,7 @@ def one_round(writer, watches, photo, name, timeout):
     deadline = t_send + timeout
     try:
         while True:
-            if link and all(link in w.links for w in watches):
+            if link and all(link in w.links for w in awaited):
                 break
             left = deadline - time.monotonic()
             if left <= 0:
@@ -345,18 +367,46 @@ def percentile(values, p):
     return s[max(0, math.ceil(p / 100 * len(s)) - 1)]
 
 
-def run_variant(label, writer, targets, photo, cpu_daemons):
+def drain(watches, seconds):
+    """Reads every watch stream for `seconds` (bounded): arrivals after a round ended."""
+    sel = selectors.DefaultSelector()
+    for w in watches:
+        sel.register(w.sock, selectors.EVENT_READ, w)
+    deadline = time.monotonic() + seconds
+    try:
+        while (left := deadline - time.monotonic()) > 0:
+            for key, _ in sel.select(left):
+                key.data.read(time.monotonic())
+    finally:
+        sel.close()
+
+
+def run_variant(label, writer, targets, photo, cpu_daemons, ids):
+    # Tag names unique to the variant: a tag the photo already has adds nothing.
+    key = label.split(")")[0].lstrip("(")
     watches = [Watch(d, ZONE) for d in targets]
     log(f"{label}: watching {len(watches)} participants; warm-up round (not counted, ≤ {FIRST_TIMEOUT:.0f} s)")
     load = loadavg()
-    result = {"label": label, "load": load, "targets": len(targets), "rounds": [], "failure": None}
-    _, arrivals = one_round(writer, watches, photo, f"fanout-{label[:1]}-warmup", FIRST_TIMEOUT)
-    missing = sum(a is None for a in arrivals)
-    if missing:
-        result["failure"] = (f"not reached: {len(targets) - missing} of {len(targets)} after "
-                             f"{FIRST_TIMEOUT:.0f} s (warm-up round)")
+    # Whom the writer is connected to when the variant starts: in (b) the only targets it
+    # can reach (a participant sends only what it wrote, and nobody relays it).
+    connected = {p["peer_id"] for p in writer.request("peers") if p.get("connected")}
+    target_ids = {ids[d.name] for d in targets}
+    result = {"label": label, "load": load, "targets": len(targets), "rounds": [], "failure": None,
+              "partial": None, "writer_connected": len(connected & target_ids)}
+    _, arrivals = one_round(writer, watches, photo, f"fanout-{key}-warmup", FIRST_TIMEOUT)
+    reached = [w for w, a in zip(watches, arrivals) if a is not None]
+    reached_ids = {ids[w.daemon.name] for w in reached}
+    log(f"{label}: the writer is connected to {result['writer_connected']} of the {len(targets)} targets; "
+        f"the warm-up reached {len(reached)} of them within {FIRST_TIMEOUT:.0f} s; reached but not connected "
+        f"at the start: {len(reached_ids - connected)}; connected but not reached: "
+        f"{len((connected & target_ids) - reached_ids)}")
+    if not reached:
+        result["failure"] = f"not reached: 0 of {len(targets)} after {FIRST_TIMEOUT:.0f} s (warm-up round)"
         log(f"{label}: {result['failure']}")
         return result
+    if len(reached) < len(targets):
+        result["partial"] = len(reached)
+        result["targets_reached"] = len(reached)
     # Idle baseline: what the daemons burn with nothing to do (timers), to set apart from the
     # rounds' CPU time.
     idle0, t_idle = sum(d.cpu_seconds() for d in cpu_daemons), time.monotonic()
@@ -364,22 +414,34 @@ def run_variant(label, writer, targets, photo, cpu_daemons):
     result["idle_cpu_per_s"] = (sum(d.cpu_seconds() for d in cpu_daemons) - idle0) / (time.monotonic() - t_idle)
     cpu0 = [d.cpu_seconds() for d in cpu_daemons]
     wall0 = time.monotonic()
+    names = []
     for r in range(ROUNDS):
         time.sleep(GAP)
-        responded, arrivals = one_round(writer, watches, photo, f"fanout-{label[:1]}-{r:03d}", ROUND_TIMEOUT)
-        got = sorted(a for a in arrivals if a is not None)
-        if len(got) < len(targets):
-            result["failure"] = (f"not reached: {len(got)} of {len(targets)} after {ROUND_TIMEOUT:.0f} s "
+        name = f"fanout-{key}-{r:03d}"
+        names.append(name)
+        responded, arrivals = one_round(writer, watches, photo, name, ROUND_TIMEOUT, awaited=reached)
+        got = sorted(a for w, a in zip(watches, arrivals) if a is not None and w in reached)
+        if len(got) < len(reached):
+            of = f" (of {len(targets)})" if result["partial"] else ""
+            result["failure"] = (f"not reached: {len(got)} of {len(reached)}{of} after {ROUND_TIMEOUT:.0f} s "
                                  f"(round {r + 1} of {ROUNDS})")
             log(f"{label}: {result['failure']}")
             break
         result["rounds"].append({"response": responded, "first": got[0], "median": got[len(got) // 2],
                                  "last": got[-1]})
-        log(f"{label} round {r + 1}/{ROUNDS}: first {got[0] * 1000:.1f} ms, all {got[-1] * 1000:.1f} ms "
+        log(f"{label} round {r + 1}/{ROUNDS}: first {got[0] * 1000:.1f} ms, all {len(got)} {got[-1] * 1000:.1f} ms "
             f"(writer answered after {responded * 1000:.1f} ms)")
     result["cpu"] = [d.cpu_seconds() - c for d, c in zip(cpu_daemons, cpu0)]
     result["wall"] = time.monotonic() - wall0
     result["load_after"] = loadavg()
+    if result["partial"]:
+        # The others: did any round's tag reach them late? Read on for a bounded while.
+        drain(watches, ROUND_TIMEOUT)
+        others = [w for w in watches if w not in reached]
+        late = [w for w in others if any(link for link in w.links)]
+        result["late"] = (len(late), len(others), ROUND_TIMEOUT)
+        log(f"{label}: of the {len(others)} targets the warm-up did not reach, {len(late)} saw any tag "
+            f"{ROUND_TIMEOUT:.0f} s after the last round")
     for w in watches:
         w.sock.close()
     return result
@@ -394,14 +456,20 @@ def rows_for(result):
     rounds = result["rounds"]
     n = len(rounds)
     who = result["label"]
-    figure = f"one tag visible at all {result['targets']} other participants, {who}"
+    figure = f"one tag visible at all {result['targets']} other participants, {who}{mesh_label()}"
     if not rounds:
         return [(figure, "p50 ≤ 25 ms, p99 ≤ 60 ms", f"{result['failure']}; load {result['load']}", "—", "—", "—")]
+    reach = ""
+    if result["partial"]:
+        late, others, wait = result["late"]
+        reach = (f"reached {result['partial']} of {result['targets']} (the writer was connected to "
+                 f"{result['writer_connected']}); the other {others}: {late} saw any tag {wait:.0f} s after the "
+                 f"last round; times of the {result['partial']} reached: ")
     last = [r["last"] for r in rounds]
     first = [r["first"] for r in rounds]
     resp = [r["response"] for r in rounds]
     p99_note = " = max" if n < 100 else ""
-    text = (f"p50 {ms(percentile(last, 50))}, p99{p99_note} {ms(percentile(last, 99))}, min {ms(min(last))}, "
+    text = reach + (f"p50 {ms(percentile(last, 50))}, p99{p99_note} {ms(percentile(last, 99))}, min {ms(min(last))}, "
             f"max {ms(max(last))} over {n} rounds")
     if result["failure"]:
         text += f"; then {result['failure']}"
@@ -409,17 +477,47 @@ def rows_for(result):
              f"writer's answer p50 {ms(percentile(resp, 50))}; load {result['load']}")
     cores = os.cpu_count() or 1
     per_receiver = receiver_cpu_per_round(result)
-    limit = (f"CPU on one machine: {result['targets']} receivers × {per_receiver * 1000:.1f} ms of CPU each per "
-             f"change (this run) ÷ {cores} cores ≈ {result['targets'] * per_receiver / cores * 1000:.0f} ms; "
+    receivers = result["partial"] or result["targets"]
+    limit = (f"CPU on one machine: {receivers} receivers × {per_receiver * 1000:.1f} ms of CPU each per "
+             f"change (this run) ÷ {cores} cores ≈ {receivers * per_receiver / cores * 1000:.0f} ms; "
              "one hop: loopback + one SQLite commit, ~1–2 ms")
     return [(figure, "p50 ≤ 25 ms, p99 ≤ 60 ms", text, "—", "—", limit)]
 
 
+def mesh_label():
+    dials = f"max_mesh_dials = {MESH_DIALS}" if MESH_DIALS is not None else f"max_mesh_dials default ({DEFAULT_MESH_DIALS})"
+    return f" ({dials})"
+
+
+def connected_peers(d):
+    return {p["peer_id"] for p in d.request("peers") if p.get("connected")}
+
+
+def wait_for_mesh(participants, timeout):
+    """Waits (bounded) until every participant is connected to the owner and to the fellows
+    the ring of dials gives it; returns (expected, connected count per participant, seconds)."""
+    dials = DEFAULT_MESH_DIALS if MESH_DIALS is None else MESH_DIALS
+    expected = min(len(participants) - 1, 2 * dials) + 1
+    t0 = time.monotonic()
+    while True:
+        counts = [len(connected_peers(d)) for d in participants]
+        if min(counts) >= expected or time.monotonic() - t0 > timeout:
+            return expected, counts, time.monotonic() - t0
+        time.sleep(1)
+
+
+def spread(values):
+    """median (min–max) of integers."""
+    v = sorted(values)
+    return f"{v[len(v) // 2]} ({v[0]}–{v[-1]})" if v[0] != v[-1] else f"{v[0]}"
+
+
 def receiver_cpu_per_round(result):
-    """CPU seconds each non-writing daemon spent per round, above its idle rate."""
+    """CPU seconds each receiving daemon spent per round, above its idle rate (the daemons
+    other than the writer, shared by those the rounds reached)."""
     cpu, n = result["cpu"], len(result["rounds"])
     idle = result["idle_cpu_per_s"] * result["wall"]
-    return (sum(cpu[1:]) - idle * len(cpu[1:]) / len(cpu)) / n / len(cpu[1:])
+    return (sum(cpu[1:]) - idle * len(cpu[1:]) / len(cpu)) / n / (result["partial"] or len(cpu[1:]))
 
 
 def main():
@@ -443,21 +541,30 @@ def main():
     for name, seconds in PENDING_AFTER_SYNC:
         log(f"{name}: its photo was still pending after `sync` with `wait` answered; it arrived "
             f"{seconds:.2f} s later")
-    connected = sum(1 for p in owner.request("peers") if p.get("connected"))
+    ids = {d.name: d.request("status")["peer_id"] for d in DAEMONS}
+    expected, counts, waited = wait_for_mesh(participants, MESH_TIMEOUT)
+    mesh = (f"participants connected to {spread(counts)} peers each (median (min–max); the owner and the "
+            f"ring of dials gives {expected}), {sum(c >= expected for c in counts)} of {len(counts)} "
+            f"with all {expected}, after waiting {waited:.1f} s (≤ {MESH_TIMEOUT:.0f} s)")
+    log(mesh)
+    connected = len(connected_peers(owner))
     rss = sum(d.status_field("VmRSS") for d in DAEMONS) / 1024
     owner_rss = owner.status_field("VmRSS") / 1024
+    part_rss = sorted(d.status_field("VmRSS") / 1024 for d in participants)
     threads = owner.status_field("Threads")
-    part_threads = sorted(d.status_field("Threads") for d in participants)
-    setup = (f"after set-up: {PARTICIPANTS + 1} daemons use {rss:.0f} MiB RSS in all (owner {owner_rss:.1f} MiB); "
-             f"owner has {threads} threads and {connected} connected peers; a participant has "
-             f"{part_threads[len(part_threads) // 2]} threads (median); load {loadavg()}")
+    part_threads = [d.status_field("Threads") for d in participants]
+    setup = (f"after set-up{mesh_label()}: {PARTICIPANTS + 1} daemons use {rss:.0f} MiB RSS in all (owner "
+             f"{owner_rss:.1f} MiB, a participant {part_rss[len(part_rss) // 2]:.1f} MiB median); owner has "
+             f"{threads} threads and {connected} connected peers; a participant has {spread(part_threads)} threads "
+             f"(median (min–max)); {mesh}; load {loadavg()}")
     log(setup)
 
-    results = [run_variant("(a) owner online, owner writes", owner, participants, photo, [owner] + participants)]
+    results = [run_variant("(a) owner online, owner writes", owner, participants, photo, [owner] + participants,
+                           ids)]
     log(f"stopping the owner (SIGTERM); load {loadavg()}")
     owner.stop()
     results.append(run_variant("(b) owner stopped, a participant writes", participants[0], participants[1:],
-                               photo, participants))
+                               photo, participants, ids))
 
     rows = []
     for r in results:
@@ -471,15 +578,18 @@ def main():
                 f"{sum(cpu):.2f} s in all, of which {idle:.2f} s would have been spent idle "
                 f"({r['idle_cpu_per_s'] * 1000:.0f} ms/s measured over {IDLE_SECONDS:.0f} s before): "
                 f"{per_round:.0f} ms per round; the writer {cpu[0] / n * 1000:.1f} ms per round, "
-                f"the others {receiver_cpu_per_round(r) * 1000:.1f} ms "
+                f"the {r['partial'] or r['targets']} receivers {receiver_cpu_per_round(r) * 1000:.1f} ms "
                 f"each per round; load after {r['load_after']}")
             mids = [x["median"] for x in r["rounds"]]
+            n = r["partial"] or r["targets"]
             log(f"{r['label']}: arrivals per round, medians over rounds: first "
-                f"{ms(percentile([x['first'] for x in r['rounds']], 50))}, arrival {r['targets'] // 2 + 1} of {r['targets']} "
+                f"{ms(percentile([x['first'] for x in r['rounds']], 50))}, arrival {n // 2 + 1} of {n} "
                 f"{ms(percentile(mids, 50))}, last {ms(percentile([x['last'] for x in r['rounds']], 50))}")
-    rows.append((f"{PARTICIPANTS + 1} daemons after the fan-out set-up: total RSS; owner's threads", "—",
-                 f"{rss:.0f} MiB in all (owner {owner_rss:.1f} MiB); owner {threads} threads, "
-                 f"{connected} peers connected", "—", "—", "—"))
+    rows.append((f"{PARTICIPANTS + 1} daemons after the fan-out set-up{mesh_label()}: total RSS; threads per daemon",
+                 "—", f"{rss:.0f} MiB in all (owner {owner_rss:.1f} MiB, a participant "
+                 f"{part_rss[len(part_rss) // 2]:.1f} MiB median); owner {threads} threads, {connected} peers "
+                 f"connected; a participant {spread(part_threads)} threads, {spread(counts)} peers connected",
+                 "—", "—", "—"))
     print(setup)
     for r in rows:
         print(" | ".join(r))
