@@ -9,13 +9,14 @@ import Testing
 /// taken back to schema 10 and started again on the same addresses.
 @Suite(.onOwnThreads) struct SharingUpgradeTests {
     /// What schema 10 (the previous release) left: participant records without an address
-    /// (no column, no stamps of participant field 5).
+    /// (no column, no stamps of participant field 5), no certificates of other devices' sets.
     private func downgradeToSchema10(_ peer: SharingPeer) throws {
         for store in ["private", "shared"] {
             let database = try Database(path: peer.daemon.libraryDirectory + "/\(store).sqlite")
             try database.execute(
                 """
                 ALTER TABLE participants DROP COLUMN address;
+                DROP TABLE set_authors;
                 DELETE FROM stamps WHERE field = 5 AND entity = 2;
                 PRAGMA user_version = 10;
                 """)
