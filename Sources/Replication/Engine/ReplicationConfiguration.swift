@@ -26,8 +26,9 @@ public struct ReplicationConfiguration: Sendable {
     /// are closed after their hello with error code 8 (busy).
     public var maxGuestConnections = 16
     /// How many fellow participants of shared zones this side dials (the mesh); the others
-    /// may dial it. With each member dialing this many, a member holds about twice as many
-    /// mesh connections.
+    /// may dial it. With each member dialing this many, a member holds at least about twice
+    /// as many mesh connections (a limit on dials, not on connections: one made while fewer
+    /// fellows were known stays).
     public var maxMeshDials = 16
     /// Longest a write may wait for the peer to take data before the connection is dropped.
     public var writeTimeout: Duration = .seconds(30)
