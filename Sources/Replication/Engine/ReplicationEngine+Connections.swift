@@ -318,9 +318,7 @@ extension ReplicationEngine: ConnectionOwner {
         case .changeSetApplied(let zone, let refused):
             emit(.changeSetApplied(peer, zone: zone, refused: refused))
         case .signedSetsStored(let zone):
-            for other in state.withLock({ Array($0.connections.values) }) where other !== connection {
-                other.post(.setsChanged(zone: zone))
-            }
+            relaySets(of: zone, takenOn: connection)
         case .refusedFromPeer(let notice):
             // Another member may hold what was refused (taken from its author directly).
             for other in state.withLock({ $0.current }) where other !== connection {

@@ -150,9 +150,14 @@ extension ReplicationEngine {
             }
             return Array(state.connections.values)
         }
+        // This side's own commit: its new signed sets go to every connection at once.
+        let own = !entry.author.hasPrefix("sync:")
         for connection in connections where entry.author != connection.syncAuthor {
             let replicated = connection.status.withLock { $0.zones }
-            for zone in zones.intersection(replicated).sorted() { connection.post(.localCommit(zone: zone)) }
+            for zone in zones.intersection(replicated).sorted() {
+                connection.post(.localCommit(zone: zone))
+                if own { connection.post(.setsChanged(zone: zone)) }
+            }
         }
         finishCommitted(membershipTouched)
     }
@@ -161,5 +166,29 @@ extension ReplicationEngine {
         guard membershipTouched else { return }
         wakeLoop()
         checkMemberships()
+    }
+}
+
+extension ReplicationEngine {
+    /// Signed sets of `zone` from another member were kept (on `connection`): passed on to the
+    /// other connections replicating the zone while this side relays, that is while it is a
+    /// participant without a live connection to the zone's owner. With the owner reachable it
+    /// relays everything (its deltas and its own sets), and flooding every set across the mesh
+    /// as well would cost each member a message per fellow per change; the sets still reach
+    /// every member by the exchange that opens each connection.
+    func relaySets(of zone: String, takenOn connection: PeerConnection) {
+        let (relays, others) = state.withLock { state -> (Bool, [PeerConnection]) in
+            var ownerReachable = false
+            for (peer, zones) in state.membership.zonesByPeer {
+                for entry in zones where entry.zone == zone {
+                    if entry.localIsOwner || (entry.peerIsOwner && state.records[peer]?.current != nil) {
+                        ownerReachable = true
+                    }
+                }
+            }
+            return (!ownerReachable, Array(state.connections.values))
+        }
+        guard relays else { return }
+        for other in others where other !== connection { other.post(.setsChanged(zone: zone)) }
     }
 }

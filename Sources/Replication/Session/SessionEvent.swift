@@ -123,7 +123,8 @@ public enum SessionEvent: Sendable {
     /// The owner refused another member's changes (`SessionNotice.refusedFromPeer`): tell
     /// this peer, which undoes them if it took them.
     case relayRefusals(ChangesRefused)
-    /// Another connection kept new signed sets of `zone`.
+    /// This side has new signed sets of `zone` to pass on: its own (a local commit), or sets
+    /// another connection kept while this side relays (`SessionNotice.signedSetsStored`).
     case setsChanged(zone: String)
     /// The store's answer to `SessionAction.prepareSets`.
     case setsPrepared(zone: String, Result<PreparedSets, SessionFailure>)

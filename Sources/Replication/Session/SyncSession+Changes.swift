@@ -94,8 +94,6 @@ extension SyncSession {
         guard zones[zone] != nil else { return }
         zones[zone]!.dirty = true
         maybePrepare(zone)
-        zones[zone]!.setsDirty = true
-        maybePrepareSets(zone)
     }
 
     /// Asks the store for the zone's changes the peer lacks, unless a computation is under way

@@ -78,7 +78,8 @@ extension SyncSession {
         maybePrepareSets(id)
     }
 
-    /// Another connection stored new sets of `zone`: the peer may lack them.
+    /// This side has new sets of `zone` (its own commit, or sets taken while it relays): the
+    /// peer may lack them.
     mutating func setsChanged(_ id: String) {
         guard zones[id] != nil else { return }
         zones[id]!.setsDirty = true

@@ -152,12 +152,24 @@ enum Migrations {
         """
 
     /// Other devices' signed change sets are kept beside this device's own in `signed_sets`
-    /// (members relay them), and the certificates of their authors, to pass on with them.
+    /// (members relay them), with the certificates of their authors, to pass on with them, and
+    /// each author's last set per zone (read for every exchange, which would otherwise scan
+    /// every set of the zone).
     static let v12 = """
         CREATE TABLE set_authors (
             device BLOB PRIMARY KEY,
             certificate BLOB NOT NULL
         ) WITHOUT ROWID;
+        CREATE TABLE signed_set_tops (
+            zone TEXT NOT NULL,
+            author BLOB NOT NULL,
+            seq INTEGER NOT NULL,
+            hash BLOB NOT NULL,
+            PRIMARY KEY (zone, author)
+        ) WITHOUT ROWID;
+        INSERT INTO signed_set_tops (zone, author, seq, hash)
+            SELECT zone, author, seq, hash FROM signed_sets s
+            WHERE seq = (SELECT max(seq) FROM signed_sets WHERE zone = s.zone AND author = s.author);
         """
 
     static let v1 = """

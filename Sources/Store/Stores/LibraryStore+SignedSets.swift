@@ -38,14 +38,14 @@ extension LibraryStore {
             zone: zone, since: VectorClock(), until: VectorClock([localPeer: stamp.hlc]),
             objects: try group(fields[...], db))
         let last = try db.first(
-            "SELECT seq, hash FROM signed_sets WHERE zone = ? AND author = ? ORDER BY seq DESC LIMIT 1", zone,
-            localPeer.bytes
+            "SELECT seq, hash FROM signed_set_tops WHERE zone = ? AND author = ?", zone, localPeer.bytes
         ) { ($0.uint64(0), $0.bytes(1)) }
         let seq = (last?.0 ?? 0) + 1
         let record = signer.sign(set, seq: seq, previous: last?.1)
         try db.run(
             "INSERT INTO signed_sets (zone, author, seq, hash, hlc, bytes) VALUES (?, ?, ?, ?, ?, ?)", zone,
             localPeer.bytes, Int64(seq), record.hash, Int64(stamp.hlc), record.bytes)
+        try raiseTop(zone: zone, author: localPeer, seq: seq, hash: record.hash, db)
     }
 }
 
@@ -75,12 +75,7 @@ extension LibraryStore {
     public func signedSetTops(zone: String) throws -> [PeerID: (seq: UInt64, hash: [UInt8])] {
         try read { db in
             var tops: [PeerID: (seq: UInt64, hash: [UInt8])] = [:]
-            try db.forEach(
-                """
-                SELECT author, seq, hash FROM signed_sets s WHERE zone = ?
-                AND seq = (SELECT max(seq) FROM signed_sets WHERE zone = s.zone AND author = s.author)
-                """, zone
-            ) { row in
+            try db.forEach("SELECT author, seq, hash FROM signed_set_tops WHERE zone = ?", zone) { row in
                 if let author = PeerID(digest: row.bytes(0)) { tops[author] = (row.uint64(1), row.bytes(2)) }
             }
             return tops
@@ -141,5 +136,16 @@ extension LibraryStore {
         try db.run(
             "INSERT OR IGNORE INTO signed_sets (zone, author, seq, hash, hlc, bytes) VALUES (?, ?, ?, ?, ?, ?)",
             zone, row.author.bytes, Int64(row.seq), row.hash, Int64(row.hlc), row.bytes)
+        try raiseTop(zone: zone, author: row.author, seq: row.seq, hash: row.hash, db)
+    }
+
+    /// Keeps `signed_set_tops` at each author's last set.
+    func raiseTop(zone: String, author: PeerID, seq: UInt64, hash: [UInt8], _ db: Database) throws {
+        try db.run(
+            """
+            INSERT INTO signed_set_tops (zone, author, seq, hash) VALUES (?, ?, ?, ?)
+            ON CONFLICT (zone, author) DO UPDATE SET seq = excluded.seq, hash = excluded.hash
+            WHERE excluded.seq > signed_set_tops.seq
+            """, zone, author.bytes, Int64(seq), hash)
     }
 }

@@ -131,6 +131,7 @@ extension LibraryStore {
             try db.run("DELETE FROM zones WHERE id = ?", zone)
             try db.run("DELETE FROM membership_operations WHERE zone = ?", zone)
             try db.run("DELETE FROM signed_sets WHERE zone = ?", zone)
+            try db.run("DELETE FROM signed_set_tops WHERE zone = ?", zone)
         }
         for hash in hashes.compactMap({ $0 }) { try collectBlob(hash) }
     }
