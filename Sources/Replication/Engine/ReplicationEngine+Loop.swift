@@ -135,10 +135,11 @@ extension ReplicationEngine {
     }
 
     /// A store committed: every connection replicating a touched zone pushes, except the one
-    /// the changes came from; a membership change is re-read on the loop thread. (A
-    /// participant sends only its own changes as such, but passes on every signed set it
-    /// takes: the push reaches its other members that way.)
-    func committed(_ entry: HistoryEntry) {
+    /// the changes came from; a membership change is re-read on the loop thread. Changes
+    /// received in a zone this library takes part in (`relays` false: the shared store) are
+    /// not pushed as changes: a participant sends only what it wrote (the signed sets it
+    /// takes are passed on by `relaySets`).
+    func committed(_ entry: HistoryEntry, relays: Bool) {
         let zones = Set(entry.changes.map(\.zone))
         let membershipZones = Set(
             entry.changes.lazy.filter { $0.entity == "share" || $0.entity == "participant" }.map(\.zone))
@@ -152,6 +153,7 @@ extension ReplicationEngine {
         }
         // This side's own commit: its new signed sets go to every connection at once.
         let own = !entry.author.hasPrefix("sync:")
+        if !own && !relays { return finishCommitted(membershipTouched) }
         for connection in connections where entry.author != connection.syncAuthor {
             let replicated = connection.status.withLock { $0.zones }
             for zone in zones.intersection(replicated).sorted() {

@@ -70,7 +70,8 @@ public final class ReplicationEngine: @unchecked Sendable {
         }
         adoptAddresses(membership.addresses)
         for store in library.stores {
-            store.observe { [weak self] entry in self?.committed(entry) }
+            let relays = store.kind == .private
+            store.observe { [weak self] entry in self?.committed(entry, relays: relays) }
             store.observeClockMoves { [weak self] zone in self?.clockMoved(zone) }
         }
         let loop = IOThread.start { [self] in runLoop() }
