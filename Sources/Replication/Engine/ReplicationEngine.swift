@@ -70,7 +70,8 @@ public final class ReplicationEngine: @unchecked Sendable {
         }
         let loop = IOThread.start { [self] in runLoop() }
         let upkeep = MembershipUpkeep(
-            library: library, identity: identity, logger: logger,
+            library: library, identity: identity, deviceList: configuration.session.deviceList,
+            logger: logger,
             interval: configuration.membershipCheckInterval,
             connectedPeers: { [weak self] in self?.connectedPeers() ?? [] },
             membershipChanged: { [weak self] in self?.refreshMembership() })

@@ -8,6 +8,14 @@ import Store
 public enum PersonProof {
     /// The checked list, whose `person` the device belongs to.
     public static func check(_ entries: [[UInt8]], device: PeerID) throws(PersonProofError) -> DeviceList {
+        let list = try list(entries)
+        guard list.isOnList(device) else { throw .notOnList(device: device, person: list.person) }
+        return list
+    }
+
+    /// The list `entries` make, each checked (founding first), whoever relayed them: it
+    /// proves its person's devices, not that the sender is one of them.
+    public static func list(_ entries: [[UInt8]]) throws(PersonProofError) -> DeviceList {
         guard let first = entries.first else { throw .empty }
         var list: DeviceList
         do {
@@ -17,7 +25,6 @@ public enum PersonProof {
             throw .invalid("\(error)")
         }
         guard list.waiting.isEmpty else { throw .invalid("entries whose parents are missing") }
-        guard list.isOnList(device) else { throw .notOnList(device: device, person: list.person) }
         return list
     }
 }
