@@ -1,4 +1,11 @@
 import Store
+import Support
+
+/// Serializes what writes the owner's membership logs: the loop's reconciling and a join or
+/// leave storing a participant's operation. Two reconciles at once would both sign what the
+/// log lacks (a duplicate invitation); a reconcile between a join's admission and the
+/// storing of its accept would sign an invitation the accept makes needless.
+let membershipLogWriting = Lock()
 
 /// The signed membership log on the wire: the owner issues operations (at start, and after
 /// each commit touching an owned share's records) and sends them to the connections
@@ -7,6 +14,11 @@ extension ReplicationEngine {
     /// Signs what the logs of owned shares lack (every owned share when `zones` is nil) and
     /// pushes the new operations. Runs on the engine's loop, never on a commit.
     func issueMembership(zones: Set<String>?) {
+        membershipLogWriting.withLock { issueMembershipHoldingLock(zones: zones) }
+    }
+
+    /// `issueMembership`, for a caller holding `membershipLogWriting`.
+    func issueMembershipHoldingLock(zones: Set<String>?) {
         let issuer = MembershipIssuer(library: library, identity: identity)
         let issued = issuer.reconcile(zones: zones) { zone, error in
             logger.log(.warning, "could not issue the membership operations of zone \(zone): \(error)")

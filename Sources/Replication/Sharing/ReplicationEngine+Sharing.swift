@@ -55,13 +55,15 @@ extension ReplicationEngine {
             replies = []
         } else {
             let person = connection.status.withLock { $0.person }
-            // The invitation or token a joiner's accept needs must be in the log first.
-            if frame.type == .joinRequest, let zone = try? JoinRequest(frame: frame).zone {
-                issueMembership(zones: [zone])
-            }
             var published: [(String, [[UInt8]])] = []
-            replies = JoinHandler.answer(frame, from: connection.peer, person: person, library: library) {
-                published.append(($0, $1))
+            replies = membershipLogWriting.withLock {
+                // The invitation or token a joiner's accept needs must be in the log first.
+                if frame.type == .joinRequest, let zone = try? JoinRequest(frame: frame).zone {
+                    issueMembershipHoldingLock(zones: [zone])
+                }
+                return JoinHandler.answer(frame, from: connection.peer, person: person, library: library) {
+                    published.append(($0, $1))
+                }
             }
             for (zone, operations) in published {
                 logger.log(
