@@ -199,6 +199,46 @@ import Testing
         #expect(try Self.log(of: zone, in: owner).operations.count == 3)
     }
 
+    @Test func aLeaveNoticesSignedLeaveIsStoredOnlyWhenItChecks() throws {
+        let owner = try Device()
+        let joiner = try Device()
+        let forger = try Device()
+        let (zone, token) = try Self.share(
+            by: owner, publicPermission: .none, inviting: joiner.identity.peerID)
+        #expect(
+            Self.join(owner, zone: zone, token: token, as: joiner).0
+                == .accepted(title: "Holidays", permission: .readWrite))
+        let before = try Self.log(of: zone, in: owner).operations.count
+        func leave(_ operation: MembershipOperation) -> (JoinResponse, [[UInt8]]) {
+            var published: [[UInt8]] = []
+            let answer = JoinHandler.leave(
+                ZoneNotice(type: .leaveNotice, zone: zone, operation: operation.encoded),
+                by: joiner.identity.peerID,
+                person: joiner.list, library: owner.library
+            ) { _, operations in published += operations }
+            return (answer, published)
+        }
+        let stamp = owner.library.privateStore.nextStamp()
+        // Another person's leave, signed by another device: dropped; the notice still counts.
+        let forged = MembershipOperation.signed(
+            .leave(person: forger.person), zone: zone, stamp: stamp, by: forger.identity, of: forger.person)
+        let (answer, none) = leave(forged)
+        #expect(answer == .refused(code: .left, message: "you left share \(zone)"))
+        #expect(none.isEmpty)
+        #expect(try Self.log(of: zone, in: owner).operations.count == before)
+        #expect(
+            try owner.library.privateStore.participant(zone: zone, peer: joiner.identity.peerID)?.status
+                == .removed)
+        // The joiner's own leave: stored, pushed, and the fold removes the device's entry.
+        let own = MembershipOperation.signed(
+            .leave(person: joiner.person), zone: zone, stamp: owner.library.privateStore.nextStamp(),
+            by: joiner.identity, of: joiner.person)
+        #expect(leave(own).1 == [own.encoded])
+        let log = try Self.log(of: zone, in: owner)
+        #expect(log.operations.count == before + 1)
+        #expect(log.state?.participants[PersonID(digest: joiner.identity.peerID.bytes)!]?.status == .removed)
+    }
+
     @Test func aJoinerWhoseClockIsBehindSignsAgainAfterTheOwnersClockAndEndsAccepted() throws {
         let owner = try Device()
         // An hour behind the owner's wall clock.
