@@ -48,7 +48,8 @@ enum ShareGuest {
         do {
             let agreement = try stream.exchangeHello(
                 Hello(
-                    peerID: identity.peerID, capabilities: [.joining, .addresses, .persons, .membership],
+                    peerID: identity.peerID,
+                    capabilities: [.joining, .addresses, .persons, .membership, .signerLists],
                     maximumFrameSize: stream.maximumFrameSize, purpose: .join))
             var frames: [Frame] = []
             if agreement.capabilities.contains(.addresses), !advertised.isEmpty {

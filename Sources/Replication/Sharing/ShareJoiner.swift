@@ -73,7 +73,7 @@ extension ShareJoiner {
         try ShareGuest.exchange(
             { capabilities in
                 let signed =
-                    capabilities.contains(.membership) && capabilities.contains(.persons)
+                    capabilities.isSuperset(of: JoinRequest.acceptCapabilities)
                     && !deviceList.isEmpty
                 let accepts =
                     signed

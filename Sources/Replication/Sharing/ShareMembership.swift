@@ -25,7 +25,7 @@ enum ShareMembership {
         _ = try ShareGuest.exchange(
             { capabilities in
                 var operation: [UInt8]?
-                if let library, capabilities.contains(.membership), capabilities.contains(.persons),
+                if let library, capabilities.isSuperset(of: JoinRequest.acceptCapabilities),
                     !deviceList.isEmpty, let person = try? library.privateStore.localPerson()
                 {
                     operation =

@@ -27,13 +27,19 @@ extension MessageType {
 ///     zone: string (≤ 64) | token: string (≤ 128)
 ///       [| count: u8 (1 … 2) | count × (accept: bytes (≤ max operation bytes))]
 ///
-/// The accepts are optional and trailing: a request without them is the previous
-/// release's, and an owner of that release (which refuses trailing bytes) never gets them.
+/// The accepts are optional and trailing, sent only when both hellos announce
+/// `acceptCapabilities`: a request without them is the previous release's, and an owner of
+/// that release (which refuses trailing bytes) never gets them.
 /// Two accepts are one without the token (for an invitation) and one with it (for a join by
 /// token): the owner keeps the one its log takes.
 public struct JoinRequest: Equatable, Sendable {
     /// Most accepts one request carries.
     public static let maximumAccepts = 2
+    /// What both hellos must announce for a join request to carry accepts (and a leave
+    /// notice its leave): the device list that proves the signer's person (`persons`), the
+    /// log (`membership`), and this version of it (`signerLists`: an owner of the log's
+    /// first version has bit 3 but refuses trailing bytes in a join request).
+    public static let acceptCapabilities: Capabilities = [.persons, .membership, .signerLists]
 
     public let zone: String
     public let token: String
@@ -141,8 +147,8 @@ public enum JoinResponse: Equatable, Sendable {
 ///
 ///     zone: string (≤ 64) | reason: string (≤ 4096) [| leave: bytes (≤ max operation bytes)]
 ///
-/// The leave operation is optional and trailing, only in a leave notice, and sent only to
-/// an owner keeping the membership log (`Capabilities.membership`).
+/// The leave operation is optional and trailing, only in a leave notice, and sent only when
+/// both hellos announce `JoinRequest.acceptCapabilities`.
 public struct ZoneNotice: Equatable, Sendable {
     public let type: MessageType
     public let zone: String

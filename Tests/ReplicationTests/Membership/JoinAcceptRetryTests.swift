@@ -12,18 +12,22 @@ import Testing
 @Suite struct JoinAcceptRetryTests {
     typealias Device = JoinAcceptTests.Device
 
-    /// Answers join requests the way the engine does (hello with `persons` and `membership`,
-    /// the device list, then the request), counting the requests.
+    /// Answers join requests the way the engine does (hello with the capabilities accepts
+    /// need, the device list, then the request), counting the requests.
     final class Owner: @unchecked Sendable {
         let device: Device
         let listener: TCPListener
         let requests = Guarded(0)
+        /// Accepts received in all requests.
+        let accepts: Guarded<Int>
 
-        init(_ device: Device) throws {
+        init(_ device: Device, capabilities: Capabilities = JoinRequest.acceptCapabilities) throws {
             self.device = device
             listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
             let configuration = TLSConfiguration.server(identity: device.identity) { _ in true }
             let (identity, library, requests) = (device.identity, device.library, requests)
+            let accepts = Guarded(0)
+            self.accepts = accepts
             listener.start { socket in
                 guard
                     let connection = try? TLSConnection.handshake(over: socket, configuration: configuration)
@@ -32,7 +36,7 @@ import Testing
                 defer { connection.close() }
                 guard
                     (try? stream.exchangeHello(
-                        Hello(peerID: identity.peerID, capabilities: [.persons, .membership], purpose: .sync)))
+                        Hello(peerID: identity.peerID, capabilities: capabilities, purpose: .sync)))
                         != nil,
                     let listFrame = try? stream.receive(),
                     let list = try? DeviceListMessage(frame: listFrame, limits: MessageLimits()),
@@ -40,6 +44,7 @@ import Testing
                     let frame = try? stream.receive(), let request = try? JoinRequest(frame: frame)
                 else { return }
                 requests.update { $0 += 1 }
+                accepts.update { $0 += request.accepts.count }
                 let answer = JoinHandler.respond(
                     to: request, from: connection.remotePeerID, person: person, library: library)
                 try? stream.send(answer.frame)
@@ -70,5 +75,27 @@ import Testing
         #expect(owner.requests.withLock { $0 } == 2)
         let log = try JoinAcceptTests.log(of: zone, in: owner.device)
         #expect(log.state?.participants[PersonID(digest: joiner.identity.peerID.bytes)!]?.status == .accepted)
+    }
+
+    /// An owner of the log's first version announces bit 3 but not bit 4, and refuses
+    /// trailing bytes in a join request: it gets the request without accepts.
+    @Test func anOwnerWithoutBit4GetsTheJoinRequestWithoutAccepts() async throws {
+        let owner = try Owner(try Device(), capabilities: [.persons, .membership])
+        let joiner = try Device()
+        let (zone, token) = try JoinAcceptTests.share(
+            by: owner.device, publicPermission: .none, inviting: joiner.identity.peerID)
+        let url = ShareURL(
+            host: "127.0.0.1", port: owner.listener.port, zone: zone, owner: owner.device.identity.peerID,
+            token: token)
+        let entries = joiner.list.entries.map(\.encoded)
+        let joined = try await onIOThread {
+            Result { () throws(AcceptError) in
+                try ShareJoiner.join(
+                    url, identity: joiner.identity, library: joiner.library, deviceList: entries)
+            }
+        }.get()
+        #expect(joined.permission == .readWrite)
+        #expect(owner.requests.withLock { $0 } == 1)
+        #expect(owner.accepts.withLock { $0 } == 0)
     }
 }
