@@ -1,15 +1,14 @@
 import Store
 import Support
 
-/// Serializes what writes the owner's membership logs: the loop's reconciling and a join or
-/// leave storing a participant's operation. Two reconciles at once would both sign what the
-/// log lacks (a duplicate invitation); a reconcile between a join's admission and the
-/// storing of its accept would sign an invitation the accept makes needless.
-let membershipLogWriting = Lock()
-
 /// The signed membership log on the wire: the owner issues operations (at start, and after
 /// each commit touching an owned share's records) and sends them to the connections
 /// replicating the zone; a participant checks and stores what its owner sends.
+///
+/// What writes the owner's logs holds `membershipLogWriting`: the loop's reconciling, and a
+/// join or leave storing a participant's operation. Two reconciles at once would both sign
+/// what the log lacks (a duplicate invitation); a reconcile between a join's admission and
+/// the storing of its accept would sign an invitation the accept makes needless.
 extension ReplicationEngine {
     /// Signs what the logs of owned shares lack (every owned share when `zones` is nil) and
     /// pushes the new operations. Runs on the engine's loop, never on a commit.

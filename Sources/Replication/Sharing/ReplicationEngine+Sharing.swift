@@ -56,14 +56,22 @@ extension ReplicationEngine {
         } else {
             let person = connection.status.withLock { $0.person }
             var published: [(String, [[UInt8]])] = []
-            replies = membershipLogWriting.withLock {
-                // The invitation or token a joiner's accept needs must be in the log first.
-                if frame.type == .joinRequest, let zone = try? JoinRequest(frame: frame).zone {
-                    issueMembershipHoldingLock(zones: [zone])
-                }
-                return JoinHandler.answer(frame, from: connection.peer, person: person, library: library) {
+            let answer = {
+                JoinHandler.answer(frame, from: connection.peer, person: person, library: self.library) {
                     published.append(($0, $1))
                 }
+            }
+            if frame.type == .joinRequest || frame.type == .leaveNotice {
+                // They may store an operation in an owned log: one writer at a time.
+                replies = membershipLogWriting.withLock {
+                    // The invitation or token a joiner's accept needs must be in the log first.
+                    if frame.type == .joinRequest, let zone = try? JoinRequest(frame: frame).zone {
+                        issueMembershipHoldingLock(zones: [zone])
+                    }
+                    return answer()
+                }
+            } else {
+                replies = answer()
             }
             for (zone, operations) in published {
                 logger.log(
