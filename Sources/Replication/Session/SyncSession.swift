@@ -60,7 +60,9 @@ public struct SyncSession: Sendable {
     var sendableFrameSize: Int { agreement?.sendableFrameSize ?? configuration.maximumFrameSize }
 
     /// The optional features this build announces in its hello.
-    public static let capabilities: Capabilities = [.addresses, .refusalNotices, .persons, .membership]
+    public static let capabilities: Capabilities = [
+        .addresses, .refusalNotices, .persons, .membership, .signerLists,
+    ]
 
     public init(
         localPeer: PeerID, remotePeer: PeerID, zones: [SessionZone],
@@ -150,7 +152,8 @@ public struct SyncSession: Sendable {
         case .dataRead(let request, let result): dataRead(request, result)
         case .dataArrived(let hash): dataArrived(hash)
         case .dataClaimReleased(let hash): fetcher.released(hash, &out)
-        case .sendMembership(let zone, let operations): sendMembership(zone: zone, operations)
+        case .sendMembership(let zone, let operations, let lists):
+            sendMembership(zone: zone, operations, signerLists: lists)
         case .closeRequested(let code, let reason): close(.local(code, reason), code: code)
         case .transportEnded(let reason): close(.transport(reason), code: nil)
         }
