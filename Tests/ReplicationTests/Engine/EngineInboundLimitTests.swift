@@ -76,22 +76,28 @@ import Testing
         let owner = try EnginePeer("owner") {
             $0.maxGuestConnections = 2
             $0.handshakeTimeout = .seconds(120)
-            // The held guests say nothing: they must outlive a starved test on a loaded machine.
+            // The held guests say nothing: they must outlive a few handshakes on a loaded machine.
             $0.session.silenceTimeout = .seconds(120)
         }
         let guests = try (0..<3).map { _ in try RawPeer() }
         let target = owner
-        let held = try await IOThread.run {
-            try guests.prefix(2).map { try Guest.open(as: $0.identity, to: target) }
+        // A held guest keeps its slot for `handshakeTimeout` from its hello, so every step that
+        // needs both held runs on one thread of its own: an `await` between two steps may wait
+        // minutes for a thread of the concurrency pool while the whole suite runs (synchronous
+        // tests block it), and the owner then rightly closes the held guests as overdue.
+        let seen = try await IOThread.run {
+            () -> (clocks: [MessageType?], refused: [Frame], answer: JoinResponse?) in
+            let held = try guests.prefix(2).map { try Guest.open(as: $0.identity, to: target) }
+            defer { for stream in held { stream.connection.close() } }
+            // Both held guests are in once their zone clocks arrive.
+            let clocks = try held.map { try $0.receive()?.type }
+            let refused = RawPeer.drainNow(try Guest.open(as: guests[2].identity, to: target))
+            let answer = try Guest.ask(held[0], ZoneNotice(type: .membershipCheck, zone: "z"))
+            return (clocks, refused, answer)
         }
-        // Both held guests are in: their zone clocks arrived.
-        for stream in held { #expect(try stream.receive()?.type == .zoneClocks) }
-        let refused = try await IOThread.run { () -> [Frame] in
-            let stream = try Guest.open(as: guests[2].identity, to: target)
-            return RawPeer.drainNow(stream)
-        }
+        #expect(seen.clocks == [.zoneClocks, .zoneClocks])
         #expect(
-            refused.compactMap { try? ErrorMessage(frame: $0) }
+            seen.refused.compactMap { try? ErrorMessage(frame: $0) }
                 == [
                     ErrorMessage(
                         code: .busy,
@@ -99,13 +105,9 @@ import Testing
                             "too many peers are joining or leaving shares here right now: try again later")
                 ])
         // A held guest is still answered.
-        let answer = try await IOThread.run {
-            try Guest.ask(held[0], ZoneNotice(type: .membershipCheck, zone: "z"))
-        }
-        #expect(answer == Guest.theAnswer)
-        for stream in held { stream.connection.close() }
-        // Their slots are free again (once the owner has seen both closes: generous, as a
-        // loaded machine may take a while).
+        #expect(seen.answer == Guest.theAnswer)
+        // The held guests are closed: their slots are free again (once the owner has seen both
+        // closes: generous, as a loaded machine may take a while).
         #expect(
             await eventually(timeout: .seconds(90)) {
                 let stream = try Guest.open(as: guests[2].identity, to: target)
