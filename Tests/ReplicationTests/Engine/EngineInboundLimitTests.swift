@@ -44,8 +44,16 @@ import Testing
 
         // Once the held sockets go, a handshake is possible again.
         for socket in held { socket.shutdown() }
+        // The owner's disconnected event, not its status: the participant redials within
+        // milliseconds, and a poll that waits for the concurrency pool can miss the gap.
+        let before = owner.events.all.count
         participant.engine.disconnect(owner.peer)
-        #expect(await eventually { !owner.engine.status(of: participant.peer).connected }, "cut")
+        #expect(
+            await eventually {
+                owner.events.all.dropFirst(before).contains {
+                    if case .disconnected(participant.peer, _) = $0 { true } else { false }
+                }
+            }, "cut")
         #expect(await eventually { owner.engine.status(of: participant.peer).connected }, "reconnected")
         // The next connection accepted reports how many were closed while the slots were
         // taken (the member's reconnection may be the owner dialling out, so open one here).
