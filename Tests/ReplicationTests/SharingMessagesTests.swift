@@ -17,6 +17,34 @@ import Testing
         #expect(try ZoneNotice(frame: notice.frame) == notice)
     }
 
+    @Test func theAcceptsAndTheLeaveAreOptionalTrailingFields() throws {
+        let plain = JoinRequest(zone: "z", token: "t")
+        let signed = JoinRequest(zone: "z", token: "t", accepts: [[1, 2, 3], [4, 5]])
+        #expect(try JoinRequest(frame: signed.frame) == signed)
+        // Without accepts, the bytes are the previous release's: an older owner reads them.
+        #expect(plain.frame.payload.count < signed.frame.payload.count)
+        #expect(Array(signed.frame.payload.prefix(plain.frame.payload.count)) == plain.frame.payload)
+        #expect(try JoinRequest(frame: plain.frame).accepts.isEmpty)
+        // No accept count, or more than two, or bytes after them: refused.
+        for payload in [
+            plain.frame.payload + [0], plain.frame.payload + [3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            signed.frame.payload + [0],
+        ] {
+            #expect(throws: WireError.self) {
+                try JoinRequest(frame: Frame(type: .joinRequest, payload: payload))
+            }
+        }
+        let leave = ZoneNotice(type: .leaveNotice, zone: "z", operation: [9, 9])
+        #expect(try ZoneNotice(frame: leave.frame) == leave)
+        #expect(try ZoneNotice(frame: ZoneNotice(type: .leaveNotice, zone: "z").frame).operation == nil)
+        // Only a leave notice carries an operation.
+        let check = ZoneNotice(type: .membershipCheck, zone: "z", operation: [9, 9])
+        #expect(throws: WireError.self) { try ZoneNotice(frame: check.frame) }
+        #expect(
+            try JoinResponse(frame: JoinResponse.acceptTooEarly(clock: 1 << 40).frame)
+                == .acceptTooEarly(clock: 1 << 40))
+    }
+
     @Test func malformedSharingMessagesAreTypedErrors() {
         #expect(throws: WireError.self) {
             try JoinRequest(frame: Frame(type: .joinRequest, payload: [0, 0]))

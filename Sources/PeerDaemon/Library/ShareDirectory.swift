@@ -119,6 +119,13 @@ struct ShareDirectory: Sendable {
         let membership = try MembershipSummary.of(share, in: library)
         object["membership"] = [
             "operations": .int(membership.operations), "matches_records": .bool(membership.matchesRecords),
+            "participants": .array(
+                membership.participants.sorted { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }.map {
+                    [
+                        "person_id": .string($0.key.description), "status": .string($0.value.status.rawValue),
+                        "permission": .string($0.value.permission.rawValue),
+                    ]
+                }),
         ]
         // Without an address there is no URL to show; share create and revoke say why.
         if mine && !share.stopped, let address = try? address() {

@@ -311,8 +311,8 @@ extension ReplicationEngine: ConnectionOwner {
             learnPerson(entries, from: connection)
         case .membershipWanted(let zone):
             sendMembershipLogs(on: connection, zones: [zone])
-        case .membershipReceived(let zone, let operations):
-            receivedMembership(zone: zone, operations: operations, from: connection)
+        case .membershipReceived(let zone, let operations, let lists):
+            receivedMembership(zone: zone, operations: operations, signerLists: lists, from: connection)
         case .unreplicatedZoneAnnounced(let zone):
             revokeIfEnded(zone, on: connection)
         case .changeSetApplied(let zone, let refused):

@@ -1,23 +1,56 @@
 import Store
+import Support
 
 /// The signed membership log on the wire: the owner issues operations (at start, and after
 /// each commit touching an owned share's records) and sends them to the connections
 /// replicating the zone; a participant checks and stores what its owner sends.
+///
+/// What writes the owner's logs holds `membershipLogWriting`: the loop's reconciling, and a
+/// join or leave storing a participant's operation. Two reconciles at once would both sign
+/// what the log lacks (a duplicate invitation); a reconcile between a join's admission and
+/// the storing of its accept would sign an invitation the accept makes needless.
 extension ReplicationEngine {
     /// Signs what the logs of owned shares lack (every owned share when `zones` is nil) and
     /// pushes the new operations. Runs on the engine's loop, never on a commit.
     func issueMembership(zones: Set<String>?) {
+        membershipLogWriting.withLock { issueMembershipHoldingLock(zones: zones) }
+    }
+
+    /// `issueMembership`, for a caller holding `membershipLogWriting`.
+    func issueMembershipHoldingLock(zones: Set<String>?) {
         let issuer = MembershipIssuer(library: library, identity: identity)
         let issued = issuer.reconcile(zones: zones) { zone, error in
             logger.log(.warning, "could not issue the membership operations of zone \(zone): \(error)")
         }
         for (zone, operations) in issued.sorted(by: { $0.key < $1.key }) {
             logger.log(.info, "issued \(operations.count) membership operations for zone \(zone)")
-            let encoded = operations.map(\.encoded)
-            let connections = state.withLock { $0.current }
-            for connection in connections where connection.status.withLock({ $0.zones.contains(zone) }) {
-                connection.post(.sendMembership(zone: zone, operations: encoded))
-            }
+            pushMembership(zone: zone, operations: operations.map(\.encoded))
+        }
+    }
+
+    /// Sends `operations` of `zone` (issued or stored here) to the connections replicating
+    /// the zone.
+    func pushMembership(zone: String, operations: [[UInt8]]) {
+        let lists = signerLists(of: operations)
+        let connections = state.withLock { $0.current }
+        for connection in connections where connection.status.withLock({ $0.zones.contains(zone) }) {
+            connection.post(.sendMembership(zone: zone, operations: operations, signerLists: lists))
+        }
+    }
+
+    /// The stored device lists (entries, founding first) of the persons other than this
+    /// library's who signed any of `operations` (accepts and leaves): a participant needs
+    /// them to check those operations.
+    func signerLists(of operations: [[UInt8]]) -> [[[UInt8]]] {
+        let store = library.privateStore
+        let local = try? store.localPerson()
+        let persons = Set(operations.compactMap { try? MembershipOperation(decoding: $0).signerPerson })
+        return persons.subtracting(local.map { [$0] } ?? []).sorted {
+            $0.bytes.lexicographicallyPrecedes($1.bytes)
+        }
+        .compactMap { person in
+            guard let entries = try? store.deviceListEntries(of: person), !entries.isEmpty else { return nil }
+            return entries
         }
     }
 
@@ -35,7 +68,9 @@ extension ReplicationEngine {
             do {
                 let operations = try library.privateStore.membershipOperations(zone: zone)
                 if !operations.isEmpty {
-                    connection.post(.sendMembership(zone: zone, operations: operations))
+                    connection.post(
+                        .sendMembership(
+                            zone: zone, operations: operations, signerLists: signerLists(of: operations)))
                 }
             } catch {
                 logger.log(
@@ -46,12 +81,14 @@ extension ReplicationEngine {
     }
 
     /// Operations the owner of `zone` sent: each checked, stored if it checks, logged if not.
-    func receivedMembership(zone: String, operations: [[UInt8]], from connection: PeerConnection) {
+    func receivedMembership(
+        zone: String, operations: [[UInt8]], signerLists: [[[UInt8]]] = [], from connection: PeerConnection
+    ) {
         let peer = connection.peer
         do {
             let sender = connection.status.withLock { $0.person }
             let outcome = try MembershipIntake.receive(
-                operations, zone: zone, library: library, sender: sender)
+                operations, zone: zone, library: library, sender: sender, signerLists: signerLists)
             for reason in outcome.refused {
                 logger.log(.warning, "refused a membership operation of zone \(zone): \(reason)", peer: peer)
             }

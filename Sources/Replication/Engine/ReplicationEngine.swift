@@ -24,6 +24,9 @@ public final class ReplicationEngine: @unchecked Sendable {
     let sets: SetRelay
     let state = Mutex(EngineState())
     let loopCondition = Condition()
+    /// Serializes what writes the owner's membership logs (`issueMembership`, a join or a
+    /// leave storing a participant's operation; `ReplicationEngine+MembershipLog`).
+    let membershipLogWriting = Lock()
     let backoff: Backoff
     private let setup = Mutex<(loop: IOThread?, listener: TCPListener?, upkeep: MembershipUpkeep?)>(
         (nil, nil, nil))
@@ -76,7 +79,8 @@ public final class ReplicationEngine: @unchecked Sendable {
         }
         let loop = IOThread.start { [self] in runLoop() }
         let upkeep = MembershipUpkeep(
-            library: library, identity: identity, logger: logger,
+            library: library, identity: identity, deviceList: configuration.session.deviceList,
+            logger: logger,
             interval: configuration.membershipCheckInterval,
             connectedPeers: { [weak self] in self?.connectedPeers() ?? [] },
             membershipChanged: { [weak self] in self?.refreshMembership() })

@@ -7,20 +7,21 @@ import Support
 /// Rules (docs/REPLICATION.md, "Membership operations"): the first operation must be the
 /// create; a stop absorbs everything after it; for each person, the last operation naming
 /// it decides its status and permission; an accept counts only if, at its place, the
-/// person holds an invitation or a live token admits it; removal cut-offs only move up.
+/// person (or its device, invited under the device's ID) holds an invitation or a live
+/// token admits it; removal cut-offs only move up.
 struct MembershipFold: Sendable {
     private(set) var state: MembershipState?
     private(set) var rejections: [[UInt8]: MembershipError] = [:]
 
     /// Applies the next operation in fold order (one already checked on arrival).
     mutating func apply(_ operation: MembershipOperation) {
-        if let reason = Self.apply(operation.action, to: &state) {
+        if let reason = Self.apply(operation.action, signer: operation.signer, to: &state) {
             rejections[operation.hash] = reason
         }
     }
 
     private static func apply(
-        _ action: MembershipOperation.Action, to state: inout MembershipState?
+        _ action: MembershipOperation.Action, signer: PeerID, to state: inout MembershipState?
     ) -> MembershipError? {
         guard var current = state else {
             guard case .create(let owner, let title, let publicPermission) = action else {
@@ -30,13 +31,13 @@ struct MembershipFold: Sendable {
             return nil
         }
         guard !current.stopped else { return .afterStop }
-        let reason = apply(action, to: &current)
+        let reason = apply(action, signer: signer, to: &current)
         if reason == nil { state = current }
         return reason
     }
 
     private static func apply(
-        _ action: MembershipOperation.Action, to state: inout MembershipState
+        _ action: MembershipOperation.Action, signer: PeerID, to state: inout MembershipState
     ) -> MembershipError? {
         switch action {
         case .create: return .alreadyCreated
@@ -72,27 +73,38 @@ struct MembershipFold: Sendable {
             }
         case .leave(let person):
             guard person != state.owner else { return .ownerIsNotAParticipant }
-            guard let participant = state.participants[person], participant.status != .removed else {
+            // The person's entry, or else the one under the signing device's ID (an
+            // invitation of the device).
+            let entry =
+                state.participants[person] != nil ? person : PersonID(digest: signer.bytes) ?? person
+            guard let participant = state.participants[entry], participant.status != .removed else {
                 return .notAParticipant(person)
             }
-            state.participants[person] = MembershipParticipant(permission: .none, status: .removed)
+            state.participants[entry] = MembershipParticipant(permission: .none, status: .removed)
         case .accept(let person, let device, let token):
             return accept(person, device: device, token: token, in: &state)
         }
         return nil
     }
 
-    /// An accept: valid through a live invitation (pending or already accepted), else
-    /// through a live token; a removed person needs a new invitation.
+    /// An accept: valid through a live invitation (pending or already accepted) of the
+    /// person, or else of its device (an invitation under the device's ID, which stays
+    /// under that ID), else through a live token; a removed person needs a new invitation.
     private static func accept(
         _ person: PersonID, device: PeerID, token: [UInt8]?, in state: inout MembershipState
     ) -> MembershipError? {
         guard person != state.owner else { return .ownerIsNotAParticipant }
-        if var participant = state.participants[person] {
-            guard participant.status != .removed else { return .removedNotInvitedAgain(person) }
+        let invited =
+            state.participants[person] != nil
+            ? person
+            : PersonID(digest: device.bytes).flatMap { underDevice in
+                state.participants[underDevice] != nil ? underDevice : nil
+            }
+        if let invited, var participant = state.participants[invited] {
+            guard participant.status != .removed else { return .removedNotInvitedAgain(invited) }
             participant.status = .accepted
             participant.devices.insert(device)
-            state.participants[person] = participant
+            state.participants[invited] = participant
             return nil
         }
         guard let token else { return .notInvited(person) }

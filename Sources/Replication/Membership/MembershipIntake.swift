@@ -35,8 +35,14 @@ public enum MembershipIntake {
     /// §7.6), if it sent one: it names the owner's person and devices when the share record
     /// or the stored lists do not yet (the operations of a first connection arrive before
     /// the zone's records).
+    ///
+    /// `signerLists` are the device lists the owner relayed for the persons signing accepts
+    /// and leaves: each is checked on its own (`PersonProof.list`), and those of the
+    /// signers of operations stored are stored too, so that the log still checks when it is
+    /// loaded again.
     public static func receive(
-        _ operations: [[UInt8]], zone: String, library: Library, sender: DeviceList? = nil
+        _ operations: [[UInt8]], zone: String, library: Library, sender: DeviceList? = nil,
+        signerLists: [[[UInt8]]] = []
     ) throws -> Outcome {
         let store = library.sharedStore
         guard let share = try store.share(zone) else { throw Failure.unknownZone(zone) }
@@ -47,10 +53,17 @@ public enum MembershipIntake {
         else {
             throw Failure.ownerPersonUnknown(zone: zone, owner: share.owner)
         }
+        let relayed = signerLists.compactMap { try? PersonProof.list($0) }.filter { $0.person != owner }
+        let signers = Set(operations.compactMap { try? MembershipOperation(decoding: $0).signerPerson })
         var stored = try StoredMembership.load(
             zone: zone, owner: owner, from: store, privateStore: library.privateStore,
-            also: proven.map { [$0] } ?? [])
+            also: (proven.map { [$0] } ?? []) + relayed, signers: signers)
         let (kept, refused) = stored.receive(operations)
+        let keptSigners = Set(kept.map(\.signerPerson))
+        for list in relayed where keptSigners.contains(list.person) {
+            try library.privateStore.saveDeviceListEntries(
+                list.entries.map { ($0.hash, $0.encoded) }, of: list.person)
+        }
         let added = try store.addMembershipOperations(kept.map { ($0.hash, $0.encoded) }, zone: zone)
         return Outcome(stored: added, refused: refused)
     }

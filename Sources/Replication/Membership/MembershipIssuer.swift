@@ -6,8 +6,9 @@ import Store
 /// Why: the records are still the source of truth (issue 12, step 2 part 1); the log is
 /// kept beside them so that later steps can rely on it. Reconciling rather than hooking
 /// every command also migrates shares made before the log: the first run signs their
-/// create, invitations and the rest. The joiner-signed `accept` is not issued here: part 2
-/// adds it to the join, and until then the fold shows an accepted participant as pending.
+/// create, invitations and the rest. The joiner-signed `accept` and the leaver-signed
+/// `leave` are never issued here: they come with the join request and the leave notice
+/// (`JoinHandler`).
 struct MembershipIssuer: Sendable {
     let library: Library
     let identity: PeerIdentity

@@ -9,8 +9,10 @@ import Store
 ///
 /// Rules: a record's person is the one the log already holds it under (an invitation made
 /// under a device ID stays under that ID), else the record's `person`, else the ID the
-/// record is under. An accepted record matches a pending fold: the joiner-signed `accept`
-/// comes with the join in part 2, and the owner never signs one for it.
+/// record is under. The owner never signs an `accept` (the joiner does, with its join), so
+/// it issues nothing for an accepted record whose fold is pending; and `matches` counts
+/// such a record as matching only in a log that holds no accept at all: one issued for
+/// records accepted before joins carried accepts (an upgrade).
 enum MembershipReconciliation {
     /// What a person's records ask of the fold.
     private struct Wanted {
@@ -74,18 +76,27 @@ enum MembershipReconciliation {
         return actions
     }
 
-    /// Whether `state` matches the records: nothing to issue, and no participant in the
-    /// fold that no record names.
+    /// Whether `state` matches the records: nothing to issue, no participant in the fold
+    /// that no record names, and, when `strictAccepts` (the log holds an accept), every
+    /// accepted record accepted in the fold.
     static func matches(
-        state: MembershipState?, share: ShareInfo, owner: PersonID, token: [UInt8]?, tokensKnown: Bool
+        state: MembershipState?, share: ShareInfo, owner: PersonID, token: [UInt8]?, tokensKnown: Bool,
+        strictAccepts: Bool = false
     ) -> Bool {
         guard let state else { return false }
         if share.stopped || state.stopped { return share.stopped && state.stopped }
         guard
             actions(state: state, share: share, owner: owner, token: token, tokensKnown: tokensKnown).isEmpty
         else { return false }
-        let named = Set(wantedParticipants(share, in: state).keys)
-        return state.participants.allSatisfy { $0.value.status == .removed || named.contains($0.key) }
+        let wanted = wantedParticipants(share, in: state)
+        if strictAccepts,
+            wanted.contains(where: {
+                $0.value.status == .accepted && state.participants[$0.key]?.status != .accepted
+            })
+        {
+            return false
+        }
+        return state.participants.allSatisfy { $0.value.status == .removed || wanted[$0.key] != nil }
     }
 
     /// Each person the records name (the owner's own record aside) and what its records ask:

@@ -8,25 +8,39 @@ import Store
 /// through `MembershipLog.receive` rather than trusted from disk.
 struct StoredMembership {
     var log: MembershipLog
-    /// Where the signers' certificates are looked up: the owner person's stored device list.
+    /// Where the signers' certificates are looked up: the owner person's device list and
+    /// those of the persons signing accepts and leaves (see `load`).
     let directory: DeviceListDirectory
 
-    /// Loads the log of `zone` owned by `owner` from `store`, with the owner's device list
-    /// as stored, or else the first of `also` that is the owner's (one a connection proved).
-    /// Stored operations that no longer check are left out of the log (and reported
-    /// through `refused`).
+    /// Loads the log of `zone` owned by `owner` from `store`. The directory holds the owner's
+    /// device list and that of each person signing an operation (stored, or among `signers`:
+    /// those of operations about to be received), as stored in
+    /// `privateStore`, or else the first of `also` that is that person's (one a connection
+    /// proved). Stored operations that no longer check are left out of the log (and
+    /// reported through `refused`).
     static func load(
         zone: String, owner: PersonID, from store: LibraryStore, privateStore: LibraryStore,
-        also: [DeviceList] = [], refused: (MembershipError) -> Void = { _ in }
+        also: [DeviceList] = [], signers: Set<PersonID> = [], refused: (MembershipError) -> Void = { _ in }
     ) throws -> StoredMembership {
-        let lists =
-            (try? LocalPerson.load(owner, from: privateStore)).map { [$0] }
-            ?? also.first { $0.person == owner }.map { [$0] } ?? []
-        var stored = StoredMembership(
-            log: MembershipLog(zone: zone, owner: owner), directory: DeviceListDirectory(lists))
+        var operations: [MembershipOperation] = []
         for bytes in try store.membershipOperations(zone: zone) {
             do throws(MembershipError) {
-                try stored.log.receive(try MembershipOperation(decoding: bytes), directory: stored.directory)
+                operations.append(try MembershipOperation(decoding: bytes))
+            } catch {
+                refused(error)
+            }
+        }
+        var persons = signers.union([owner])
+        for operation in operations { persons.insert(operation.signerPerson) }
+        persons.formUnion(also.map(\.person))
+        let lists = persons.compactMap { person in
+            (try? LocalPerson.load(person, from: privateStore)) ?? also.first { $0.person == person }
+        }
+        var stored = StoredMembership(
+            log: MembershipLog(zone: zone, owner: owner), directory: DeviceListDirectory(lists))
+        for operation in operations {
+            do throws(MembershipError) {
+                try stored.log.receive(operation, directory: stored.directory)
             } catch {
                 refused(error)
             }

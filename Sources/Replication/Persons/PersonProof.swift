@@ -8,6 +8,14 @@ import Store
 public enum PersonProof {
     /// The checked list, whose `person` the device belongs to.
     public static func check(_ entries: [[UInt8]], device: PeerID) throws(PersonProofError) -> DeviceList {
+        let list = try list(entries)
+        guard list.isOnList(device) else { throw .notOnList(device: device, person: list.person) }
+        return list
+    }
+
+    /// The list `entries` make, each checked (founding first), whoever relayed them: it
+    /// proves its person's devices, not that the sender is one of them.
+    public static func list(_ entries: [[UInt8]]) throws(PersonProofError) -> DeviceList {
         let decoded: DeviceList?
         do {
             decoded = try DeviceList(encodedEntries: entries)
@@ -16,7 +24,6 @@ public enum PersonProof {
         }
         guard let list = decoded else { throw .empty }
         guard list.waiting.isEmpty else { throw .invalid("entries whose parents are missing") }
-        guard list.isOnList(device) else { throw .notOnList(device: device, person: list.person) }
         return list
     }
 }

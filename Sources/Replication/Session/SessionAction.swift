@@ -71,7 +71,8 @@ public enum SessionNotice: Equatable, Sendable {
     /// (`SessionEvent.sendMembership`).
     case membershipWanted(zone: String)
     /// The owner of `zone` sent signed membership operations (encoded, unchecked).
-    case membershipReceived(zone: String, operations: [[UInt8]])
+    /// `signerLists`: the device lists the owner sent with them, unchecked.
+    case membershipReceived(zone: String, operations: [[UInt8]], signerLists: [[[UInt8]]] = [])
     /// The peer announced a zone this side does not replicate with it: the owner checks
     /// whether the peer's membership ended, and revokes the zone if so.
     case unreplicatedZoneAnnounced(String)

@@ -119,7 +119,9 @@ public enum SessionEvent: Sendable {
     /// Signed membership operations of `zone` to send the peer (this side owns the zone):
     /// sent when the zone is replicated with the peer and both sides have
     /// `Capabilities.membership`, dropped otherwise.
-    case sendMembership(zone: String, operations: [[UInt8]])
+    /// `signerLists` (device lists of the persons signing accepts or leaves) go with the
+    /// first message when the peer announced `Capabilities.signerLists`.
+    case sendMembership(zone: String, operations: [[UInt8]], signerLists: [[[UInt8]]] = [])
     /// The owner refused another member's changes (`SessionNotice.refusedFromPeer`): tell
     /// this peer, which undoes them if it took them.
     case relayRefusals(ChangesRefused)

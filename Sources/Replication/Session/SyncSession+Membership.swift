@@ -2,27 +2,29 @@
 /// engine, which checks each (docs/PROTOCOL.md §7.7).
 extension SyncSession {
     /// Sends operations of a zone this side owns and replicates with the peer.
-    mutating func sendMembership(zone: String, _ operations: [[UInt8]]) {
+    mutating func sendMembership(zone: String, _ operations: [[UInt8]], signerLists: [[[UInt8]]] = []) {
         guard state == .active, agreement?.capabilities.contains(.membership) == true,
             zones[zone]?.info.localIsOwner == true, !operations.isEmpty
         else { return }
         // In as many messages as the count bound and the peer's frame size take.
         let budget = max(sendableFrameSize - 1024, 1)
+        var lists = agreement?.capabilities.contains(.signerLists) == true ? signerLists : []
         var batch: [[UInt8]] = []
-        var bytes = 0
+        var bytes = lists.reduce(0) { $0 + 2 + $1.reduce(0) { $0 + 4 + $1.count } }
         for operation in operations {
             if !batch.isEmpty,
                 batch.count == configuration.limits.maxMembershipOperations
                     || bytes + operation.count + 4 > budget
             {
-                out.send(MembershipOperationsMessage(zone: zone, operations: batch))
+                out.send(MembershipOperationsMessage(zone: zone, operations: batch, signerLists: lists))
+                lists = []
                 batch = []
                 bytes = 0
             }
             batch.append(operation)
             bytes += operation.count + 4
         }
-        out.send(MembershipOperationsMessage(zone: zone, operations: batch))
+        out.send(MembershipOperationsMessage(zone: zone, operations: batch, signerLists: lists))
     }
 
     /// The peer announced a zone both sides replicate: as its owner, this side's log of it
@@ -51,6 +53,8 @@ extension SyncSession {
                     + "sent by a participant: only the owner issues them")
             return
         }
-        out.notify(.membershipReceived(zone: message.zone, operations: message.operations))
+        out.notify(
+            .membershipReceived(
+                zone: message.zone, operations: message.operations, signerLists: message.signerLists))
     }
 }

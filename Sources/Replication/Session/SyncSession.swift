@@ -63,7 +63,7 @@ public struct SyncSession: Sendable {
 
     /// The optional features this build announces in its hello.
     public static let capabilities: Capabilities = [
-        .addresses, .refusalNotices, .persons, .membership, .signedSets,
+        .addresses, .refusalNotices, .persons, .membership, .signerLists, .signedSets,
     ]
 
     public init(
@@ -158,7 +158,8 @@ public struct SyncSession: Sendable {
         case .dataRead(let request, let result): dataRead(request, result)
         case .dataArrived(let hash): dataArrived(hash)
         case .dataClaimReleased(let hash): fetcher.released(hash, &out)
-        case .sendMembership(let zone, let operations): sendMembership(zone: zone, operations)
+        case .sendMembership(let zone, let operations, let lists):
+            sendMembership(zone: zone, operations, signerLists: lists)
         case .relayRefusals(let message): relayRefusals(message)
         case .setsChanged(let zone): setsChanged(zone)
         case .setsPrepared(let zone, let result): setsPrepared(zone: zone, result)

@@ -5,20 +5,31 @@ import Store
 enum JoinHandler {
     /// Answers one sharing frame from `peer`, whose checked device list (if it sent one)
     /// is `person`.
-    static func answer(_ frame: Frame, from peer: PeerID, person: DeviceList? = nil, library: Library)
-        -> [Frame]
-    {
+    /// Membership operations it stored (a joiner's accept, a leaver's leave) go to `publish`
+    /// with their zone, for the engine to push like those it issues.
+    static func answer(
+        _ frame: Frame, from peer: PeerID, person: DeviceList? = nil, library: Library,
+        publish: (String, [[UInt8]]) -> Void = { _, _ in }
+    ) -> [Frame] {
         do throws(WireError) {
             switch frame.type {
             case .joinRequest:
                 return [
-                    respond(to: try JoinRequest(frame: frame), from: peer, person: person, library: library)
-                        .frame
+                    respond(
+                        to: try JoinRequest(frame: frame), from: peer, person: person, library: library,
+                        publish: publish
+                    ).frame
                 ]
             case .membershipCheck:
                 return [check(try ZoneNotice(frame: frame).zone, of: peer, library: library).frame]
             case .leaveNotice:
-                return [leave(try ZoneNotice(frame: frame).zone, by: peer, library: library).frame]
+                return [
+                    leave(
+                        try ZoneNotice(frame: frame), by: peer, person: person, library: library,
+                        publish: publish
+                    )
+                    .frame
+                ]
             default:
                 return [JoinResponse.refused(code: .unexpected, message: "unexpected sharing message").frame]
             }
@@ -28,19 +39,36 @@ enum JoinHandler {
     }
 
     /// Admits `peer` if the token and the share's rules allow it: an invitation of the
-    /// device, or of its person, or the public permission. The person's device list is kept
-    /// only once it is admitted.
+    /// device, or of its person, or the public permission. The request's accepts are checked
+    /// first (`verdict`): one that does not check refuses the join, changing nothing; the one
+    /// the log takes is stored once the joiner is admitted and goes to `publish`. The
+    /// person's device list is kept only once it is admitted.
     static func respond(
-        to request: JoinRequest, from peer: PeerID, person: DeviceList? = nil, library: Library
+        to request: JoinRequest, from peer: PeerID, person: DeviceList? = nil, library: Library,
+        publish: (String, [[UInt8]]) -> Void = { _, _ in }
     ) -> JoinResponse {
         let store = library.privateStore
         do {
             let valid = try store.isValidInvitation(zone: request.zone, token: request.token)
+            var accept: MembershipOperation?
+            if valid {
+                switch try verdict(on: request, from: peer, person: person, library: library) {
+                case .none: break
+                case .keep(let operation): accept = operation
+                case .tooEarly(let clock): return .acceptTooEarly(clock: clock)
+                }
+            }
             let permission = try store.admit(
                 peer: peer, person: person?.person, zone: request.zone, tokenIsValid: valid)
             if let person { try store.remember(person, of: peer) }
+            if let accept {
+                try store.addMembershipOperations([(accept.hash, accept.encoded)], zone: request.zone)
+                publish(request.zone, [accept.encoded])
+            }
             let title = try store.share(request.zone)?.title ?? ""
             return .accepted(title: title, permission: permission)
+        } catch let refusal as AcceptRefusal {
+            return .refused(code: .invalidAccept, message: refusal.message)
         } catch let error as StoreError {
             if case .unknownZone = error { return unknownShare(request.zone) }
             return .refused(code: SharingRefusalCode(rawValue: error.code), message: error.description)
@@ -69,10 +97,23 @@ enum JoinHandler {
             title: share.title, permission: record.permission == .none ? .readOnly : record.permission)
     }
 
-    /// `peer` left `zone` (it has purged its copy): recorded as removed. A peer that never
-    /// took part is answered as for a zone that does not exist.
-    static func leave(_ zone: String, by peer: PeerID, library: Library) -> JoinResponse {
+    /// `peer` left the notice's zone (it has purged its copy): recorded as removed, and the
+    /// notice's signed `leave`, if it checks (`LeaveCheck`), stored and given to `publish`. A
+    /// peer that never took part is answered as for a zone that does not exist.
+    static func leave(
+        _ notice: ZoneNotice, by peer: PeerID, person: DeviceList? = nil, library: Library,
+        publish: (String, [[UInt8]]) -> Void = { _, _ in }
+    ) -> JoinResponse {
+        let zone = notice.zone
         guard participation(of: peer, in: zone, library: library) != nil else { return unknownShare(zone) }
+        if let bytes = notice.operation,
+            let operation = LeaveCheck.checked(
+                bytes, zone: zone, from: peer, person: person, library: library)
+        {
+            try? library.privateStore.addMembershipOperations(
+                [(operation.hash, operation.encoded)], zone: zone)
+            publish(zone, [operation.encoded])
+        }
         try? library.privateStore.participantLeft(zone: zone, peer: peer)
         return .refused(code: .left, message: "you left share \(zone)")
     }

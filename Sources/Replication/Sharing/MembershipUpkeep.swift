@@ -13,6 +13,9 @@ import Support
 final class MembershipUpkeep: Sendable {
     private let library: Library
     private let identity: PeerIdentity
+    /// This device's person's device list, sent with a leave notice so that the owner can
+    /// check the signed `leave`.
+    private let deviceList: [[UInt8]]
     private let logger: ReplicationLogger
     private let interval: Duration
     /// The peers with a replication connection now: their zones need no check.
@@ -31,12 +34,14 @@ final class MembershipUpkeep: Sendable {
     static let checkTimeout: Duration = .seconds(5)
 
     init(
-        library: Library, identity: PeerIdentity, logger: ReplicationLogger, interval: Duration,
+        library: Library, identity: PeerIdentity, deviceList: [[UInt8]] = [], logger: ReplicationLogger,
+        interval: Duration,
         connectedPeers: @escaping @Sendable () -> Set<PeerID>,
         membershipChanged: @escaping @Sendable () -> Void
     ) {
         self.library = library
         self.identity = identity
+        self.deviceList = deviceList
         self.logger = logger
         self.interval = interval
         self.connectedPeers = connectedPeers
@@ -94,7 +99,8 @@ final class MembershipUpkeep: Sendable {
             }
             do {
                 try ShareMembership.leave(
-                    zone: departure.zone, owner: departure.owner, address: address, identity: identity)
+                    zone: departure.zone, owner: departure.owner, address: address, identity: identity,
+                    library: library, deviceList: deviceList)
                 try? library.sharedStore.departureAcknowledged(zone: departure.zone)
                 logger.log(
                     .info, "told the owner this peer left the share (zone \(departure.zone))",

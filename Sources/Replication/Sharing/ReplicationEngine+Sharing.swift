@@ -55,7 +55,30 @@ extension ReplicationEngine {
             replies = []
         } else {
             let person = connection.status.withLock { $0.person }
-            replies = JoinHandler.answer(frame, from: connection.peer, person: person, library: library)
+            var published: [(String, [[UInt8]])] = []
+            let answer = {
+                JoinHandler.answer(frame, from: connection.peer, person: person, library: self.library) {
+                    published.append(($0, $1))
+                }
+            }
+            if frame.type == .joinRequest || frame.type == .leaveNotice {
+                // They may store an operation in an owned log: one writer at a time.
+                replies = membershipLogWriting.withLock {
+                    // The invitation or token a joiner's accept needs must be in the log first.
+                    if frame.type == .joinRequest, let zone = try? JoinRequest(frame: frame).zone {
+                        issueMembershipHoldingLock(zones: [zone])
+                    }
+                    return answer()
+                }
+            } else {
+                replies = answer()
+            }
+            for (zone, operations) in published {
+                logger.log(
+                    .info, "stored a participant's membership operation of zone \(zone)",
+                    peer: connection.peer)
+                pushMembership(zone: zone, operations: operations)
+            }
             // The joiner dials for replication as soon as it reads the answer: it must find
             // itself a member then, not once the loop has re-read membership.
             if frame.type == .joinRequest { applyMembership() }

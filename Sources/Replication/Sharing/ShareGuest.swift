@@ -15,6 +15,17 @@ enum ShareGuest {
         _ frame: Frame, host: String, port: UInt16, owner: PeerID, identity: PeerIdentity, timeout: Duration,
         advertised: [PeerAddress] = [], deviceList: [[UInt8]] = []
     ) throws(AcceptError) -> JoinResponse {
+        try exchange(
+            { _ in frame }, host: host, port: port, owner: owner, identity: identity, timeout: timeout,
+            advertised: advertised, deviceList: deviceList)
+    }
+
+    /// Sends the frame `message` makes for the capabilities both hellos agreed (a newer
+    /// field only to an owner that reads it) and returns the owner's answer.
+    static func exchange(
+        _ message: (Capabilities) -> Frame, host: String, port: UInt16, owner: PeerID, identity: PeerIdentity,
+        timeout: Duration, advertised: [PeerAddress] = [], deviceList: [[UInt8]] = []
+    ) throws(AcceptError) -> JoinResponse {
         let address = PeerAddress(host: host, port: port).description
         let stream: FrameStream
         do {
@@ -37,7 +48,8 @@ enum ShareGuest {
         do {
             let agreement = try stream.exchangeHello(
                 Hello(
-                    peerID: identity.peerID, capabilities: [.joining, .addresses, .persons],
+                    peerID: identity.peerID,
+                    capabilities: [.joining, .addresses, .persons, .membership, .signerLists],
                     maximumFrameSize: stream.maximumFrameSize, purpose: .join))
             var frames: [Frame] = []
             if agreement.capabilities.contains(.addresses), !advertised.isEmpty {
@@ -46,7 +58,7 @@ enum ShareGuest {
             if agreement.capabilities.contains(.persons), !deviceList.isEmpty {
                 frames.append(DeviceListMessage(deviceList).frame())
             }
-            frames.append(frame)
+            frames.append(message(agreement.capabilities))
             // One write: an owner too busy to take this connection closes it as soon as the
             // hellos are exchanged, and a second write would fail (broken pipe) before its
             // "busy" could be read.

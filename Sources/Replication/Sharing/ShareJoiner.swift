@@ -33,13 +33,24 @@ public enum ShareJoiner {
         } catch {
             throw .local("\(error)")
         }
-        let response = try ShareGuest.exchange(
-            JoinRequest(zone: url.zone, token: url.token).frame, host: url.host, port: url.port,
-            owner: url.owner,
-            identity: identity, timeout: timeout, advertised: advertised, deviceList: deviceList)
+        var response = try request(
+            url, identity: identity, library: library, advertised: advertised, deviceList: deviceList,
+            timeout: timeout)
+        if case .acceptTooEarly(let clock) = response {
+            // This device's clock is behind the owner's: sign again after the owner's reading.
+            response = try request(
+                url, identity: identity, library: library, advertised: advertised, deviceList: deviceList,
+                timeout: timeout, after: clock)
+        }
         switch response {
         case .refused(let code, let message):
             throw .refused(code: code, message: message)
+        case .acceptTooEarly:
+            throw .refused(
+                code: .acceptTooEarly,
+                message:
+                    "the owner dates this device's accept before its invitation twice: this device's clock "
+                    + "is too far behind the owner's (or the owner's too far ahead)")
         case .accepted(let title, let permission):
             do {
                 let address = PeerAddress(host: url.host, port: url.port).description
@@ -53,6 +64,27 @@ public enum ShareJoiner {
 }
 
 extension ShareJoiner {
+    /// One join request on a guest connection; to an owner that keeps the membership log,
+    /// with this device's signed accepts (`JoinAccepts`), stamped after `after` if given.
+    private static func request(
+        _ url: ShareURL, identity: PeerIdentity, library: Library, advertised: [PeerAddress],
+        deviceList: [[UInt8]], timeout: Duration, after: UInt64? = nil
+    ) throws(AcceptError) -> JoinResponse {
+        try ShareGuest.exchange(
+            { capabilities in
+                let signed =
+                    capabilities.isSuperset(of: JoinRequest.acceptCapabilities)
+                    && !deviceList.isEmpty
+                let accepts =
+                    signed
+                    ? JoinAccepts.sign(
+                        zone: url.zone, token: url.token, identity: identity, library: library, after: after)
+                    : []
+                return JoinRequest(zone: url.zone, token: url.token, accepts: accepts).frame
+            }, host: url.host, port: url.port, owner: url.owner, identity: identity, timeout: timeout,
+            advertised: advertised, deviceList: deviceList)
+    }
+
     /// Purges this peer's copy of `zone` if the copy itself says the membership ended: the
     /// share was stopped, or this peer's participant record says `removed`. Returns true
     /// when a copy was purged (the caller refreshes replication's membership before joining

@@ -15,14 +15,27 @@ enum ShareMembership {
             identity: identity, timeout: timeout)
     }
 
-    /// Tells the owner this peer left `zone`.
+    /// Tells the owner this peer left `zone`; to an owner that keeps the membership log,
+    /// with this device's signed `leave` of its person (stamped by `library`'s clock), and
+    /// its device list (`deviceList`) so that the owner can check it.
     static func leave(
-        zone: String, owner: PeerID, address: PeerAddress, identity: PeerIdentity,
-        timeout: Duration = .seconds(10)
+        zone: String, owner: PeerID, address: PeerAddress, identity: PeerIdentity, library: Library? = nil,
+        deviceList: [[UInt8]] = [], timeout: Duration = .seconds(10)
     ) throws(AcceptError) {
         _ = try ShareGuest.exchange(
-            ZoneNotice(type: .leaveNotice, zone: zone).frame, host: address.host, port: address.port,
-            owner: owner,
-            identity: identity, timeout: timeout)
+            { capabilities in
+                var operation: [UInt8]?
+                if let library, capabilities.isSuperset(of: JoinRequest.acceptCapabilities),
+                    !deviceList.isEmpty, let person = try? library.privateStore.localPerson()
+                {
+                    operation =
+                        MembershipOperation.signed(
+                            .leave(person: person), zone: zone, stamp: library.sharedStore.nextStamp(),
+                            by: identity, of: person
+                        ).encoded
+                }
+                return ZoneNotice(type: .leaveNotice, zone: zone, operation: operation).frame
+            }, host: address.host, port: address.port, owner: owner, identity: identity, timeout: timeout,
+            deviceList: deviceList)
     }
 }

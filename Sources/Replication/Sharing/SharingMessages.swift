@@ -21,20 +21,45 @@ extension MessageType {
     public static let sharingRange: ClosedRange<UInt8> = 0x40...0x4F
 }
 
-/// "Let me join this share": the zone and the URL's token.
+/// "Let me join this share": the zone, the URL's token and, to an owner keeping the
+/// membership log (`Capabilities.membership`), the joiner's signed `accept` operations.
+///
+///     zone: string (≤ 64) | token: string (≤ 128)
+///       [| count: u8 (1 … 2) | count × (accept: bytes (≤ max operation bytes))]
+///
+/// The accepts are optional and trailing, sent only when both hellos announce
+/// `acceptCapabilities`: a request without them is the previous release's, and an owner of
+/// that release (which refuses trailing bytes) never gets them.
+/// Two accepts are one without the token (for an invitation) and one with it (for a join by
+/// token): the owner keeps the one its log takes.
 public struct JoinRequest: Equatable, Sendable {
+    /// Most accepts one request carries.
+    public static let maximumAccepts = 2
+    /// What both hellos must announce for a join request to carry accepts (and a leave
+    /// notice its leave): the device list that proves the signer's person (`persons`), the
+    /// log (`membership`), and this version of it (`signerLists`: an owner of the log's
+    /// first version has bit 3 but refuses trailing bytes in a join request).
+    public static let acceptCapabilities: Capabilities = [.persons, .membership, .signerLists]
+
     public let zone: String
     public let token: String
+    /// Encoded `accept` operations signed by the joining device; empty for none.
+    public let accepts: [[UInt8]]
 
-    public init(zone: String, token: String) {
+    public init(zone: String, token: String, accepts: [[UInt8]] = []) {
         self.zone = zone
         self.token = token
+        self.accepts = accepts
     }
 
     public var frame: Frame {
         var writer = BinaryWriter()
         writer.write(zone)
         writer.write(token)
+        if !accepts.isEmpty {
+            writer.write(UInt8(accepts.count))
+            for accept in accepts { writer.writeLengthPrefixed(accept) }
+        }
         return Frame(type: .joinRequest, payload: writer.bytes)
     }
 
@@ -45,14 +70,33 @@ public struct JoinRequest: Equatable, Sendable {
         var reader = BinaryReader(frame.fullPayload)
         zone = try reader.readString("zone", maximumBytes: 64)
         token = try reader.readString("token", maximumBytes: 128)
+        var accepts: [[UInt8]] = []
+        if !reader.isAtEnd {
+            let count = Int(try reader.readUInt8("accept count"))
+            guard (1...Self.maximumAccepts).contains(count) else {
+                throw .invalidValue(
+                    field: "accept count", reason: "\(count) is not 1 … \(Self.maximumAccepts)")
+            }
+            for _ in 0..<count {
+                accepts.append(
+                    try reader.readLengthPrefixed(
+                        "accept", maximum: MessageLimits().maxMembershipOperationBytes))
+            }
+        }
+        self.accepts = accepts
         try reader.expectEnd(of: "join request")
     }
 }
 
-/// The owner's answer to a join request: the permission granted, or why not.
+/// The owner's answer to a join request: the permission granted, or why not, or (only to
+/// a request carrying accepts) "sign your accept again, after this clock reading".
 public enum JoinResponse: Equatable, Sendable {
     case accepted(title: String, permission: Permission)
     case refused(code: SharingRefusalCode, message: String)
+    /// The join's accept is dated before the invitation or token it needs (the joiner's
+    /// clock is behind the owner's): nothing changed; the joiner signs again with a stamp
+    /// after `clock`, the owner's hybrid-clock reading.
+    case acceptTooEarly(clock: UInt64)
 
     public var frame: Frame {
         var writer = BinaryWriter()
@@ -65,6 +109,9 @@ public enum JoinResponse: Equatable, Sendable {
             writer.write(UInt8(0))
             writer.write(code.rawValue)
             writer.write(message)
+        case .acceptTooEarly(let clock):
+            writer.write(UInt8(2))
+            writer.write(clock)
         }
         return Frame(type: .joinResponse, payload: writer.bytes)
     }
@@ -86,8 +133,10 @@ public enum JoinResponse: Equatable, Sendable {
             self = .refused(
                 code: SharingRefusalCode(rawValue: try reader.readString("code", maximumBytes: 64)),
                 message: try reader.readString("message", maximumBytes: 4096))
+        case 2:
+            self = .acceptTooEarly(clock: try reader.readUInt64("owner clock"))
         case let other:
-            throw .invalidValue(field: "join outcome", reason: "\(other) is not 0 or 1")
+            throw .invalidValue(field: "join outcome", reason: "\(other) is not 0, 1 or 2")
         }
         try reader.expectEnd(of: "join response")
     }
@@ -95,21 +144,30 @@ public enum JoinResponse: Equatable, Sendable {
 
 /// A one-zone notice: a participant leaving or checking its membership, or the owner
 /// revoking a participant's copy.
+///
+///     zone: string (≤ 64) | reason: string (≤ 4096) [| leave: bytes (≤ max operation bytes)]
+///
+/// The leave operation is optional and trailing, only in a leave notice, and sent only when
+/// both hellos announce `JoinRequest.acceptCapabilities`.
 public struct ZoneNotice: Equatable, Sendable {
     public let type: MessageType
     public let zone: String
     public let reason: String
+    /// A leave notice's encoded `leave` operation, signed by the leaving device.
+    public let operation: [UInt8]?
 
-    public init(type: MessageType, zone: String, reason: String = "") {
+    public init(type: MessageType, zone: String, reason: String = "", operation: [UInt8]? = nil) {
         self.type = type
         self.zone = zone
         self.reason = reason
+        self.operation = operation
     }
 
     public var frame: Frame {
         var writer = BinaryWriter()
         writer.write(zone)
         writer.write(reason)
+        if let operation { writer.writeLengthPrefixed(operation) }
         return Frame(type: type, payload: writer.bytes)
     }
 
@@ -121,6 +179,12 @@ public struct ZoneNotice: Equatable, Sendable {
         type = frame.type
         zone = try reader.readString("zone", maximumBytes: 64)
         reason = try reader.readString("reason", maximumBytes: 4096)
+        if frame.type == .leaveNotice, !reader.isAtEnd {
+            operation = try reader.readLengthPrefixed(
+                "leave", maximum: MessageLimits().maxMembershipOperationBytes)
+        } else {
+            operation = nil
+        }
         try reader.expectEnd(of: "zone notice")
     }
 }

@@ -22,13 +22,20 @@ public enum SharingRefusalCode: Hashable, Sendable, CustomStringConvertible, Exp
     case protocolError
     /// The owner failed locally while checking.
     case internalError
+    /// The join's signed accept does not check (forged, another device or person, another
+    /// zone, another token): nothing changed.
+    case invalidAccept
+    /// The join's accept stayed dated before the invitation it needs, even signed again
+    /// after the owner's clock reading (said by the joiner, never sent).
+    case acceptTooEarly
     /// A code this build does not know, as it was received.
     case other(String)
 
     private static let known: [(SharingRefusalCode, String)] = [
         (.unknownShare, "unknown_share"), (.removed, "removed"), (.stopped, "stopped"), (.left, "left"),
         (.permissionDenied, "permission_denied"), (.invalid, "invalid"), (.unexpected, "unexpected"),
-        (.protocolError, "protocol_error"), (.internalError, "internal"),
+        (.protocolError, "protocol_error"), (.internalError, "internal"), (.invalidAccept, "invalid_accept"),
+        (.acceptTooEarly, "accept_too_early"),
     ]
 
     /// The code for its wire form; an unknown string is kept as `other`.

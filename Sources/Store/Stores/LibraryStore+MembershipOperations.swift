@@ -34,3 +34,15 @@ extension LibraryStore {
     /// now is stamped with, so that it orders after every change this store made before.
     public func nextStamp() -> UInt64 { clock.tick() }
 }
+
+extension LibraryStore {
+    /// Moves this store's hybrid clock past `stamp`, another peer's reading (an owner saying
+    /// a joiner's accept was dated too early), so that the next `nextStamp()` orders after
+    /// it. Returns false, moving nothing, for a reading further ahead of the wall clock than
+    /// the store accepts of any change (`StoreLimits.maxClockAheadMilliseconds`).
+    public func moveClock(past stamp: UInt64) -> Bool {
+        guard stamp <= limits.aheadLimit(wall: clock.wall()) else { return false }
+        clock.observe(stamp)
+        return true
+    }
+}

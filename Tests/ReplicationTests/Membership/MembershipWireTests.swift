@@ -69,7 +69,7 @@ import Testing
     @Test func theOwnerIssuesWhatItsRecordsSayOnceAndAgainOnlyWhatChanged() throws {
         let pair = try Pair()
         #expect(
-            try pair.summary(pair.owner, .private) == MembershipSummary(operations: 0, matchesRecords: false))
+            try pair.summary(pair.owner, .private).counts == (0, false))
         let invited = try #require(PersonID(digest: pair.participant.identity.peerID.bytes))
         let first = pair.issue().map(\.action)
         #expect(
@@ -79,7 +79,7 @@ import Testing
             ])
         #expect(pair.issue().isEmpty, "nothing changed: nothing issued")
         #expect(
-            try pair.summary(pair.owner, .private) == MembershipSummary(operations: 2, matchesRecords: true))
+            try pair.summary(pair.owner, .private).counts == (2, true))
 
         // A URL, a permission and a revoked URL: one operation each, in the log's terms.
         let secret = [UInt8](repeating: 7, count: 32)
@@ -96,9 +96,9 @@ import Testing
                 .revokeToken(hash: hash),
                 .addToken(hash: SHA256Hasher.digest(Array(renewed.utf8)), permission: .none),
             ])
-        // Accepted in the records, pending in the fold until part 2's accept: still a match.
+        // Accepted in the records, pending in a fold without any accept (an upgrade): still a match.
         #expect(
-            try pair.summary(pair.owner, .private) == MembershipSummary(operations: 6, matchesRecords: true))
+            try pair.summary(pair.owner, .private).counts == (6, true))
 
         // A removal, then the stop; nothing after it.
         try pair.owner.library.privateStore.setParticipant(
@@ -108,7 +108,7 @@ import Testing
         #expect(pair.issue().map(\.action) == [.stop])
         #expect(pair.issue().isEmpty)
         #expect(
-            try pair.summary(pair.owner, .private) == MembershipSummary(operations: 8, matchesRecords: true))
+            try pair.summary(pair.owner, .private).counts == (8, true))
     }
 
     @Test func aParticipantStoresTheOwnersOperationsAndRefusesForgedOrAlteredOnes() throws {
@@ -187,4 +187,9 @@ import Testing
         }
         #expect(try stranger.operations(pair.zone, in: .shared).isEmpty)
     }
+}
+
+extension MembershipSummary {
+    /// The operations and whether they match the records, for comparisons.
+    fileprivate var counts: (Int, Bool) { (operations, matchesRecords) }
 }

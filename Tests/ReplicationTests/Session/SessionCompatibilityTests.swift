@@ -14,7 +14,8 @@ import Testing
     static func newerHello() -> Frame {
         let hello = Hello(
             version: 9, peerID: SessionProbe.participant,
-            capabilities: Capabilities(rawValue: 0b10011 | 1 << 40), maximumFrameSize: 1 << 20, purpose: .sync
+            capabilities: Capabilities(rawValue: 0b11 | 1 << 40 | 1 << 61), maximumFrameSize: 1 << 20,
+            purpose: .sync
         )
         return Frame(type: .hello, payload: hello.encodedPayload() + [7, 7, 7, 7])
     }

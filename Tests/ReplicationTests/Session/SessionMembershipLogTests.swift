@@ -41,6 +41,32 @@ import Testing
         #expect(SyncSession.capabilities.contains(.membership))
     }
 
+    @Test func theSignerListsGoOnlyToAPeerWithBit4AndReachTheEngine() throws {
+        let lists: [[[UInt8]]] = [[[1, 2], [3]], [[4]]]
+        var owner = probe(capabilities: [.membership, .signerLists])
+        owner.handle(.sendMembership(zone: zone, operations: operations, signerLists: lists))
+        let sent = membershipMessages(owner)
+        #expect(sent == [MembershipOperationsMessage(zone: zone, operations: operations, signerLists: lists)])
+        // Through a frame and back: the lists are a trailing field, absent when empty.
+        let frame = sent[0].frame()
+        #expect(try MembershipOperationsMessage(frame: frame).signerLists == lists)
+        let plain = MembershipOperationsMessage(zone: zone, operations: operations).frame()
+        #expect(Array(frame.payload.prefix(plain.payload.count)) == plain.payload)
+        #expect(try MembershipOperationsMessage(frame: plain).signerLists.isEmpty)
+        // A peer without bit 4 (part 1 of the log) gets the operations alone.
+        var older = probe(capabilities: [.membership])
+        older.handle(.sendMembership(zone: zone, operations: operations, signerLists: lists))
+        #expect(
+            membershipMessages(older) == [MembershipOperationsMessage(zone: zone, operations: operations)])
+        // The participant hands the lists to the engine with the operations.
+        var participant = probe(localIsOwner: false, capabilities: [.membership, .signerLists])
+        participant.receive(
+            MembershipOperationsMessage(zone: zone, operations: operations, signerLists: lists))
+        #expect(
+            participant.last.contains(
+                .notify(.membershipReceived(zone: zone, operations: operations, signerLists: lists))))
+    }
+
     @Test func theOwnerSendsAZonesOperationsOnlyToAPeerWithTheCapability() {
         var owner = probe()
         owner.handle(.sendMembership(zone: zone, operations: operations))

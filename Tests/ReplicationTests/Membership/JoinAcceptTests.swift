@@ -1,0 +1,268 @@
+import Foundation
+import Store
+import TestSupport
+import Testing
+
+@testable import Replication
+
+/// The joiner-signed `accept` a join request carries (docs/PROTOCOL.md §10): the owner
+/// keeps the one its log takes, refuses a join whose accept does not check (changing
+/// nothing), and answers an accept dated before its invitation with its clock.
+@Suite struct JoinAcceptTests {
+    /// A library with an identity and a person, on real SQLite files.
+    final class Device: @unchecked Sendable {
+        let directory: TestDirectory
+        let identity: PeerIdentity
+        let library: Library
+        let list: DeviceList
+
+        init(clock: HybridLogicalClock = HybridLogicalClock()) throws {
+            directory = try TestDirectory()
+            identity = try PeerIdentity.loadOrCreate(directory: directory.file("identity"))
+            library = try Library(
+                directory: directory.file("library"), localPeer: identity.peerID, clock: clock)
+            list = try LocalPerson.loadOrFound(library, identity: identity, deviceName: "device", now: 1_000)
+        }
+
+        deinit { directory.remove() }
+
+        var person: PersonID { list.person }
+    }
+
+    /// An owner's share "Holidays" with its log issued; returns the zone and the URL token.
+    static func share(by owner: Device, publicPermission: Permission, inviting: PeerID?) throws -> (
+        String, String
+    ) {
+        let file = owner.directory.file("photo")
+        FileManager.default.createFile(atPath: file, contents: Data("pixels".utf8))
+        let photo = try owner.library.addPhoto(file: file, name: "beach.jpg")
+        let zone = try owner.library.privateStore.createShare(
+            photo: photo, title: "Holidays", publicPermission: publicPermission)
+        if let inviting {
+            try owner.library.privateStore.setParticipant(
+                zone: zone, peer: inviting, permission: .readWrite, status: .pending)
+        }
+        let token = try owner.library.invitationToken(zone: zone)
+        _ = MembershipIssuer(library: owner.library, identity: owner.identity).reconcile { _, error in
+            Issue.record("reconcile failed: \(error)")
+        }
+        return (zone, token)
+    }
+
+    /// The owner's log of `zone` as stored.
+    static func log(of zone: String, in owner: Device) throws -> MembershipLog {
+        try StoredMembership.load(
+            zone: zone, owner: owner.person, from: owner.library.privateStore,
+            privateStore: owner.library.privateStore
+        ).log
+    }
+
+    static func respond(
+        _ owner: Device, zone: String, token: String, accepts: [[UInt8]], from joiner: Device
+    ) -> (JoinResponse, [[UInt8]]) {
+        var published: [[UInt8]] = []
+        let answer = JoinHandler.respond(
+            to: JoinRequest(zone: zone, token: token, accepts: accepts), from: joiner.identity.peerID,
+            person: joiner.list, library: owner.library
+        ) { _, operations in published += operations }
+        return (answer, published)
+    }
+
+    /// Joins as `ShareJoiner` does: signs the accepts and, if the owner says they are dated
+    /// too early (same millisecond as the invitation, say), signs them again after its clock.
+    static func join(
+        _ owner: Device, zone: String, token: String, as joiner: Device
+    ) -> (JoinResponse, [[UInt8]], accepts: [[UInt8]]) {
+        var accepts = JoinAccepts.sign(
+            zone: zone, token: token, identity: joiner.identity, library: joiner.library)
+        var (answer, published) = respond(owner, zone: zone, token: token, accepts: accepts, from: joiner)
+        if case .acceptTooEarly(let clock) = answer {
+            accepts = JoinAccepts.sign(
+                zone: zone, token: token, identity: joiner.identity, library: joiner.library, after: clock)
+            (answer, published) = respond(owner, zone: zone, token: token, accepts: accepts, from: joiner)
+        }
+        return (answer, published, accepts)
+    }
+
+    @Test func anInvitedDevicesAcceptIsStoredPushedAndFoldsAccepted() throws {
+        let owner = try Device()
+        let joiner = try Device()
+        let (zone, token) = try Self.share(
+            by: owner, publicPermission: .none, inviting: joiner.identity.peerID)
+        let (answer, published, accepts) = Self.join(owner, zone: zone, token: token, as: joiner)
+        #expect(answer == .accepted(title: "Holidays", permission: .readWrite))
+        // The invitation is under the device's ID: the accept without the token is the one kept.
+        #expect(published == [accepts[0]])
+        let log = try Self.log(of: zone, in: owner)
+        let invited = PersonID(digest: joiner.identity.peerID.bytes)!
+        #expect(log.state?.participants[invited]?.status == .accepted)
+        #expect(log.operations.count == 4)  // create, token, invite, accept
+    }
+
+    @Test func onceTheLogHoldsAnAcceptAnAcceptedRecordWithoutOneNoLongerMatches() throws {
+        let owner = try Device()
+        let joiner = try Device()
+        let (zone, token) = try Self.share(
+            by: owner, publicPermission: .none, inviting: joiner.identity.peerID)
+        let share = { try #require(try owner.library.privateStore.share(zone)) }
+        // Accepted in the records, with no accept anywhere in the log (an upgrade): a match.
+        let earlier = PeerID(digest: [UInt8](repeating: 0x3C, count: 32))!
+        try owner.library.privateStore.setParticipant(
+            zone: zone, peer: earlier, permission: .readOnly, status: .accepted)
+        _ = MembershipIssuer(library: owner.library, identity: owner.identity).reconcile { _, _ in }
+        #expect(try MembershipSummary.of(share(), in: owner.library).matchesRecords)
+        // The joiner's accept is the log's first: the earlier participant's pending fold no
+        // longer counts as accepted.
+        #expect(
+            Self.join(owner, zone: zone, token: token, as: joiner).0
+                == .accepted(title: "Holidays", permission: .readWrite))
+        let summary = try MembershipSummary.of(share(), in: owner.library)
+        #expect(!summary.matchesRecords)
+        #expect(summary.participants[PersonID(digest: earlier.bytes)!]?.status == .pending)
+        #expect(summary.participants[PersonID(digest: joiner.identity.peerID.bytes)!]?.status == .accepted)
+    }
+
+    @Test func aJoinByTokenKeepsTheAcceptWithTheToken() throws {
+        let owner = try Device()
+        let joiner = try Device()
+        let (zone, token) = try Self.share(by: owner, publicPermission: .readOnly, inviting: nil)
+        let (answer, published, accepts) = Self.join(owner, zone: zone, token: token, as: joiner)
+        #expect(answer == .accepted(title: "Holidays", permission: .readOnly))
+        #expect(published == [accepts[1]])
+        #expect(try Self.log(of: zone, in: owner).state?.participants[joiner.person]?.status == .accepted)
+    }
+
+    @Test func aJoinWhoseAcceptDoesNotCheckIsRefusedAndChangesNothing() throws {
+        let owner = try Device()
+        let joiner = try Device()
+        let forger = try Device()
+        let (zone, token) = try Self.share(
+            by: owner, publicPermission: .readOnly, inviting: joiner.identity.peerID)
+        let other = try Self.share(by: owner, publicPermission: .readOnly, inviting: nil).0
+        let person = joiner.person
+        let device = joiner.identity.peerID
+        let cases: [([UInt8], String)] = [
+            // Signed by another key, claiming the joiner's device and person as its signer.
+            (
+                MembershipOperation(
+                    zone: zone, action: .accept(person: person, device: device, token: nil), stamp: 1 << 50,
+                    signer: device, signerPerson: person,
+                    signature: MembershipOperation.signed(
+                        .accept(person: person, device: device, token: nil), zone: zone, stamp: 1 << 50,
+                        by: forger.identity, of: person
+                    ).signature
+                ).encoded,
+                "the join's accept does not check: \(MembershipError.badSignature(signer: device))"
+            ),
+            // Signed by another device, for the joiner's device.
+            (
+                MembershipOperation.signed(
+                    .accept(person: person, device: device, token: nil), zone: zone,
+                    stamp: owner.library.privateStore.nextStamp(), by: forger.identity, of: person
+                ).encoded,
+                "the join's accept is signed by device \(forger.identity.peerID), not the joining device \(device)"
+            ),
+            (
+                MembershipOperation.signed(
+                    .accept(person: forger.person, device: device, token: nil), zone: zone,
+                    stamp: owner.library.privateStore.nextStamp(), by: joiner.identity, of: forger.person
+                ).encoded,
+                "the join's accept names person \(forger.person), not the joining device's person \(person)"
+            ),
+            (
+                JoinAccepts.sign(
+                    zone: other, token: token, identity: joiner.identity, library: joiner.library)[0],
+                "the join's accept does not check: "
+                    + "\(MembershipError.wrongZone(operation: other, log: zone))"
+            ),
+            (
+                JoinAccepts.sign(
+                    zone: zone, token: "another", identity: joiner.identity, library: joiner.library)[1],
+                "the join's accept carries another token than the join request"
+            ),
+            (
+                MembershipOperation.signed(
+                    .leave(person: person), zone: zone, stamp: owner.library.privateStore.nextStamp(),
+                    by: joiner.identity, of: person
+                ).encoded,
+                "the join's accept is not an accept: it would leave"
+            ),
+        ]
+        for (accept, message) in cases {
+            let (answer, published) = Self.respond(
+                owner, zone: zone, token: token, accepts: [accept], from: joiner)
+            #expect(answer == .refused(code: .invalidAccept, message: message))
+            #expect(published.isEmpty)
+        }
+        #expect(try owner.library.privateStore.participant(zone: zone, peer: device)?.status == .pending)
+        // create, token, invite: no accept.
+        #expect(try Self.log(of: zone, in: owner).operations.count == 3)
+    }
+
+    @Test func aLeaveNoticesSignedLeaveIsStoredOnlyWhenItChecks() throws {
+        let owner = try Device()
+        let joiner = try Device()
+        let forger = try Device()
+        let (zone, token) = try Self.share(
+            by: owner, publicPermission: .none, inviting: joiner.identity.peerID)
+        #expect(
+            Self.join(owner, zone: zone, token: token, as: joiner).0
+                == .accepted(title: "Holidays", permission: .readWrite))
+        let before = try Self.log(of: zone, in: owner).operations.count
+        func leave(_ operation: MembershipOperation) -> (JoinResponse, [[UInt8]]) {
+            var published: [[UInt8]] = []
+            let answer = JoinHandler.leave(
+                ZoneNotice(type: .leaveNotice, zone: zone, operation: operation.encoded),
+                by: joiner.identity.peerID,
+                person: joiner.list, library: owner.library
+            ) { _, operations in published += operations }
+            return (answer, published)
+        }
+        let stamp = owner.library.privateStore.nextStamp()
+        // Another person's leave, signed by another device: dropped; the notice still counts.
+        let forged = MembershipOperation.signed(
+            .leave(person: forger.person), zone: zone, stamp: stamp, by: forger.identity, of: forger.person)
+        let (answer, none) = leave(forged)
+        #expect(answer == .refused(code: .left, message: "you left share \(zone)"))
+        #expect(none.isEmpty)
+        #expect(try Self.log(of: zone, in: owner).operations.count == before)
+        #expect(
+            try owner.library.privateStore.participant(zone: zone, peer: joiner.identity.peerID)?.status
+                == .removed)
+        // The joiner's own leave: stored, pushed, and the fold removes the device's entry.
+        let own = MembershipOperation.signed(
+            .leave(person: joiner.person), zone: zone, stamp: owner.library.privateStore.nextStamp(),
+            by: joiner.identity, of: joiner.person)
+        #expect(leave(own).1 == [own.encoded])
+        let log = try Self.log(of: zone, in: owner)
+        #expect(log.operations.count == before + 1)
+        #expect(log.state?.participants[PersonID(digest: joiner.identity.peerID.bytes)!]?.status == .removed)
+    }
+
+    @Test func aJoinerWhoseClockIsBehindSignsAgainAfterTheOwnersClockAndEndsAccepted() throws {
+        let owner = try Device()
+        // An hour behind the owner's wall clock.
+        let behind = try Device(
+            clock: HybridLogicalClock { HybridLogicalClock.wallMilliseconds() - 3_600_000 })
+        let (zone, token) = try Self.share(
+            by: owner, publicPermission: .none, inviting: behind.identity.peerID)
+        let early = JoinAccepts.sign(
+            zone: zone, token: token, identity: behind.identity, library: behind.library)
+        let (first, none) = Self.respond(owner, zone: zone, token: token, accepts: early, from: behind)
+        guard case .acceptTooEarly(let clock) = first else {
+            Issue.record("an accept dated before its invitation was answered \(first)")
+            return
+        }
+        #expect(none.isEmpty)
+        #expect(
+            try owner.library.privateStore.participant(zone: zone, peer: behind.identity.peerID)?.status
+                == .pending)
+        let again = JoinAccepts.sign(
+            zone: zone, token: token, identity: behind.identity, library: behind.library, after: clock)
+        let (second, published) = Self.respond(owner, zone: zone, token: token, accepts: again, from: behind)
+        #expect(second == .accepted(title: "Holidays", permission: .readWrite))
+        #expect(published == [again[0]])
+        let invited = PersonID(digest: behind.identity.peerID.bytes)!
+        #expect(try Self.log(of: zone, in: owner).state?.participants[invited]?.status == .accepted)
+    }
+}
