@@ -41,8 +41,7 @@ final class SetRelay: Sendable {
             certificates.append(certificate)
             sentCertificates.insert(author)
         }
-        return PreparedSets(
-            sets: rows.map { ($0.author, $0.seq, $0.bytes) }, certificates: certificates, more: more)
+        return PreparedSets(sets: rows, certificates: certificates, more: more)
     }
 
     /// Checks and applies the sets of `message` in order. A set that fails a check is

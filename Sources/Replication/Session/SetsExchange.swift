@@ -3,21 +3,14 @@ import Store
 /// Signed sets of one zone read for a peer: their bytes in order, the certificates of their
 /// authors the peer has not been sent on this connection, and whether more are left.
 public struct PreparedSets: Equatable, Sendable {
-    public var sets: [(author: PeerID, seq: UInt64, bytes: [UInt8])]
+    public var sets: [SignedSetRow]
     public var certificates: [[UInt8]]
     public var more: Bool
 
-    public init(sets: [(author: PeerID, seq: UInt64, bytes: [UInt8])], certificates: [[UInt8]], more: Bool) {
+    public init(sets: [SignedSetRow], certificates: [[UInt8]], more: Bool) {
         self.sets = sets
         self.certificates = certificates
         self.more = more
-    }
-
-    public static func == (a: PreparedSets, b: PreparedSets) -> Bool {
-        a.certificates == b.certificates && a.more == b.more && a.sets.count == b.sets.count
-            && zip(a.sets, b.sets).allSatisfy {
-                $0.author == $1.author && $0.seq == $1.seq && $0.bytes == $1.bytes
-            }
     }
 }
 

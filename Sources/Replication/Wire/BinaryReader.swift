@@ -69,6 +69,19 @@ public struct BinaryReader: Sendable {
         Array(try readLengthPrefixedSlice(field, maximum: maximum))
     }
 
+    /// `count` length-prefixed byte strings of at most `maximumBytes` each, once `count` (read
+    /// by the caller as `countField`) is checked against `maximumCount`.
+    public mutating func readLengthPrefixedList(
+        _ field: String, count: Int, countField: String, maximumCount: Int, maximumBytes: Int
+    ) throws(WireError) -> [[UInt8]] {
+        guard count <= maximumCount else {
+            throw .fieldTooLarge(field: countField, length: count, maximum: maximumCount)
+        }
+        var items: [[UInt8]] = []
+        for _ in 0..<count { items.append(try readLengthPrefixed(field, maximum: maximumBytes)) }
+        return items
+    }
+
     /// Like `readLengthPrefixed`, sharing the payload's storage instead of copying.
     public mutating func readLengthPrefixedSlice(_ field: String, maximum: Int) throws(WireError)
         -> ArraySlice<UInt8>

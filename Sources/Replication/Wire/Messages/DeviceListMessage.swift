@@ -40,15 +40,9 @@ public struct DeviceListMessage: WireMessage {
         guard count > 0 else {
             throw .invalidValue(field: "device-list entry count", reason: "no entry given")
         }
-        guard count <= limits.maxDeviceListEntries else {
-            throw .fieldTooLarge(
-                field: "device-list entry count", length: count, maximum: limits.maxDeviceListEntries)
-        }
-        entries = []
-        for _ in 0..<count {
-            entries.append(
-                try reader.readLengthPrefixed("device-list entry", maximum: limits.maxDeviceListEntryBytes))
-        }
+        entries = try reader.readLengthPrefixedList(
+            "device-list entry", count: count, countField: "device-list entry count",
+            maximumCount: limits.maxDeviceListEntries, maximumBytes: limits.maxDeviceListEntryBytes)
     }
 
     public var encodedSizeHint: Int { 2 + entries.reduce(0) { $0 + 4 + $1.count } }

@@ -66,16 +66,9 @@ public struct MembershipOperationsMessage: WireMessage {
         guard count > 0 else {
             throw .invalidValue(field: "membership operation count", reason: "no operation given")
         }
-        guard count <= limits.maxMembershipOperations else {
-            throw .fieldTooLarge(
-                field: "membership operation count", length: count, maximum: limits.maxMembershipOperations)
-        }
-        operations = []
-        for _ in 0..<count {
-            operations.append(
-                try reader.readLengthPrefixed(
-                    "membership operation", maximum: limits.maxMembershipOperationBytes))
-        }
+        operations = try reader.readLengthPrefixedList(
+            "membership operation", count: count, countField: "membership operation count",
+            maximumCount: limits.maxMembershipOperations, maximumBytes: limits.maxMembershipOperationBytes)
         signerLists = []
         guard !reader.isAtEnd else { return }
         let lists = Int(try reader.readUInt16("signer list count"))
@@ -90,13 +83,10 @@ public struct MembershipOperationsMessage: WireMessage {
                     field: "signer list entry count",
                     reason: "\(entries) is not 1 … \(limits.maxDeviceListEntries)")
             }
-            var list: [[UInt8]] = []
-            for _ in 0..<entries {
-                list.append(
-                    try reader.readLengthPrefixed(
-                        "signer list entry", maximum: limits.maxDeviceListEntryBytes))
-            }
-            signerLists.append(list)
+            signerLists.append(
+                try reader.readLengthPrefixedList(
+                    "signer list entry", count: entries, countField: "signer list entry count",
+                    maximumCount: limits.maxDeviceListEntries, maximumBytes: limits.maxDeviceListEntryBytes))
         }
     }
 

@@ -78,25 +78,15 @@ public struct SignedSetsMessage: WireMessage {
     public init(reading reader: inout BinaryReader, limits: MessageLimits) throws(WireError) {
         zone = try reader.readString("zone", maximumBytes: limits.maxZoneIDBytes)
         let certificateCount = Int(try reader.readUInt16("certificate count"))
-        guard certificateCount <= limits.maxSetAuthors else {
-            throw .fieldTooLarge(
-                field: "certificate count", length: certificateCount, maximum: limits.maxSetAuthors)
-        }
-        certificates = []
-        for _ in 0..<certificateCount {
-            certificates.append(
-                try reader.readLengthPrefixed("certificate", maximum: limits.maxCertificateBytes))
-        }
+        certificates = try reader.readLengthPrefixedList(
+            "certificate", count: certificateCount, countField: "certificate count",
+            maximumCount: limits.maxSetAuthors, maximumBytes: limits.maxCertificateBytes)
         let count = Int(try reader.readUInt32("signed set count"))
         guard count > 0 else { throw .invalidValue(field: "signed set count", reason: "no set given") }
-        guard count <= limits.maxSignedSets else {
-            throw .fieldTooLarge(field: "signed set count", length: count, maximum: limits.maxSignedSets)
-        }
-        sets = []
-        for _ in 0..<count {
-            // Each set is bounded by the frame it came in, which the frame decoder bounded.
-            sets.append(try reader.readLengthPrefixed("signed set", maximum: Int(UInt32.max)))
-        }
+        // Each set is bounded by the frame it came in, which the frame decoder bounded.
+        sets = try reader.readLengthPrefixedList(
+            "signed set", count: count, countField: "signed set count", maximumCount: limits.maxSignedSets,
+            maximumBytes: Int(UInt32.max))
     }
 
     public var encodedSizeHint: Int {
