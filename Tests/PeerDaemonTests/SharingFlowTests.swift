@@ -39,7 +39,7 @@ import Testing
             try bob.cli("accept", url).stdout == "joined \"Holidays\" (read-write), share \(share)\n")
         #expect(
             try carol.json("accept", url) == [
-                "share": .string(share), "title": "Holidays", "permission": "read-only",
+                "share": .string(share), "title": "Holidays", "permission": "read-only", "via": .null,
             ])
         try peers.settleAddresses(of: share)
         for peer in peers.everyone {

@@ -92,7 +92,7 @@ import Testing
                 + "control_idle_timeout, control_socket, handshake_timeout, listen, log_level, "
                 + "max_clock_ahead_seconds, max_control_connections, max_control_line_bytes, max_frame_bytes, "
                 + "max_guest_connections, max_incoming_handshakes, max_mesh_dials, max_name_bytes, max_photo_bytes, "
-                + "max_thumbnail_bytes, state_dir\n")
+                + "max_thumbnail_bytes, share_url_members, state_dir\n")
         #expect(daemon.notify.messages.isEmpty)
     }
 

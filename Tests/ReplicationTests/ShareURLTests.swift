@@ -1,4 +1,5 @@
 import Store
+import Support
 import Testing
 
 @testable import Replication
@@ -14,6 +15,30 @@ import Testing
         let text = url.description
         #expect(text.hasPrefix("peershare://127.0.0.1:7733/\(zone)?owner=\(owner)&invite=\(token)&title="))
         #expect(try ShareURL(parsing: text) == url)
+    }
+
+    @Test func membersTheURLListsRoundTripAndBadOnesAreExplained() throws {
+        let member = ShareURL.Member(
+            peer: PeerID(digest: [UInt8](repeating: 9, count: 32))!,
+            address: try PeerAddress.parse("[::1]:7734"))
+        let url = ShareURL(
+            host: "127.0.0.1", port: 7733, zone: zone, owner: owner, token: token, title: "T",
+            members: [member])
+        #expect(url.description.hasSuffix("&member=\(member.peer)@[::1]:7734"))
+        #expect(try ShareURL(parsing: url.description) == url)
+        #expect(try ShareURL(parsing: url.description).members == [member])
+
+        let base = "peershare://h:1/\(zone)?owner=\(owner)&invite=\(token)"
+        #expect(throws: ShareURLError.invalid("member", "'h:2' is not PEER_ID@HOST:PORT")) {
+            try ShareURL(parsing: base + "&member=h:2")
+        }
+        let many = String(repeating: "&member=\(member.peer)@h:2", count: ShareURL.maximumMembers + 1)
+        #expect(
+            throws: ShareURLError.invalid("member", "the URL lists 17 members; at most 16 are read")
+        ) {
+            try ShareURL(parsing: base + many)
+        }
+        #expect(throws: ShareURLError.self) { try ShareURL(parsing: base + "&member=XYZ@h:2") }
     }
 
     @Test func ipv6HostsAreBracketed() throws {

@@ -42,6 +42,9 @@ struct DaemonLimits: Sendable, Equatable {
     var maxIncomingHandshakes = 32
     var maxGuestConnections = 16
     var maxMeshDials = 16
+    /// Member devices a share URL lists beside the owner (`ShareURL.members`), so that a
+    /// joiner can join through one of them while the owner is away.
+    var shareURLMembers = 4
     var handshakeTimeout: Duration = .seconds(10)
 
     /// The limits the stores enforce, which they read once when they open.

@@ -1,4 +1,5 @@
 import ControlProtocol
+import Replication
 import Support
 
 /// Every setting `peershared` understands.
@@ -55,6 +56,7 @@ enum SettingsTable {
         count("max_incoming_handshakes", \.maxIncomingHandshakes, min: 1, max: 4096),
         count("max_guest_connections", \.maxGuestConnections, min: 1, max: 4096),
         count("max_mesh_dials", \.maxMeshDials, min: 0, max: 1024),
+        count("share_url_members", \.shareURLMembers, min: 0, max: ShareURL.maximumMembers),
         timeSpan("handshake_timeout", \.handshakeTimeout, min: .milliseconds(100), max: .seconds(600)),
     ]
 

@@ -15,11 +15,22 @@ struct ShareDirectory: Sendable {
         try url(zone: zone, address: try address())
     }
 
+    /// The URL lists up to `share_url_members` accepted participants whose address the
+    /// records hold, so that a joiner can join through one of them while the owner is away.
     private func url(zone: String, address: PeerAddress) throws -> ShareURL {
-        let title = try library.privateStore.share(zone)?.title
+        let share = try library.privateStore.share(zone)
+        let members = (share?.participants ?? []).filter { $0.status == .accepted }.sorted {
+            $0.peer < $1.peer
+        }
+        .compactMap { participant in
+            participant.address.flatMap(PeerAddress.init(parsing:)).map {
+                ShareURL.Member(peer: participant.peer, address: $0)
+            }
+        }
         return ShareURL(
             host: address.host, port: address.port, zone: zone, owner: library.localPeer,
-            token: try library.invitationToken(zone: zone), title: title)
+            token: try library.invitationToken(zone: zone), title: share?.title,
+            members: Array(members.prefix(services.state.settings.limits.shareURLMembers)))
     }
 
     /// The address share URLs carry: the first advertised one. With none (a wildcard

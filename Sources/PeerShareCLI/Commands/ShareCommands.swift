@@ -81,8 +81,14 @@ enum ShareCommands {
             ],
             request: .accept,
             mode: .call(format: { result in
-                "joined \"\(Formatting.text(result["title"]))\" (\(Formatting.text(result["permission"]))), share "
+                var line =
+                    "joined \"\(Formatting.text(result["title"]))\" (\(Formatting.text(result["permission"]))), share "
                     + Formatting.text(result["share"])
+                if let via = result["via"]?.stringValue {
+                    line +=
+                        "\nthe owner could not be reached: member \(via) admitted you; the owner confirms it when it is back"
+                }
+                return line
             })),
     ]
 

@@ -84,27 +84,36 @@ public struct Membership: Sendable, Equatable {
     }
 
     /// Adds the accepted participants of the zones this library takes part in, with the
-    /// addresses their records give (written by the owner).
+    /// addresses their records give (written by the owner), and the members the zones'
+    /// signed logs admit that the records do not name yet (`LibraryStore.LogMember`: joined
+    /// through a member while the owner was away), unless a record says they were removed.
     private mutating func addFellowParticipants(of library: Library) throws {
         let local = library.localPeer
+        let logMembers = Dictionary(grouping: try library.sharedStore.logMembers(), by: \.zone)
         for share in try library.sharedStore.shares()
         where share.zone != LibraryStore.defaultZone && !share.stopped && share.owner != local {
-            // Only while this library is itself an accepted participant.
-            guard share.participants.contains(where: { $0.peer == local && $0.status == .accepted }) else {
-                continue
+            let records = Dictionary(
+                share.participants.map { ($0.peer, $0) }, uniquingKeysWith: { a, _ in a })
+            let fromLog = (logMembers[share.zone] ?? []).filter { records[$0.device]?.status != .removed }
+            // Only while this library is itself an accepted participant (by the records, or
+            // by the log until the records name it).
+            let takesPart =
+                records[local]?.status == .accepted
+                || (records[local] == nil && fromLog.contains { $0.device == local && $0.permission != nil })
+            guard takesPart else { continue }
+            var members: [PeerID: String?] = [:]
+            for participant in share.participants where participant.status == .accepted {
+                members[participant.peer] = participant.address
             }
-            for participant in share.participants
-            where participant.status == .accepted && participant.peer != local
-                && participant.peer != share.owner
-            {
-                let peer = participant.peer
+            for member in fromLog where members[member.device] == nil {
+                members[member.device] = member.address
+            }
+            for (peer, address) in members where peer != local && peer != share.owner {
                 if !admitted.contains(peer) { fellows.insert(peer) }
                 admitted.insert(peer)
                 zonesByPeer[peer, default: []].append(
                     Zone(zone: share.zone, store: .shared, localIsOwner: false))
-                if addresses[peer] == nil,
-                    let address = participant.address.flatMap(PeerAddress.init(parsing:))
-                {
+                if addresses[peer] == nil, let address = address.flatMap(PeerAddress.init(parsing:)) {
                     addresses[peer] = address
                 }
             }

@@ -20,15 +20,22 @@ extension ReplicationEngine {
         if changed { wakeLoop() }
     }
 
+    /// Where the connection's peer said it listens: its first address that is not a
+    /// wildcard, or else a wildcard's port on the address it connected from.
+    func announcedAddress(of connection: PeerConnection) -> PeerAddress? {
+        let announced = connection.status.withLock { $0.announcedAddresses }
+        guard var address = announced.first(where: { !$0.isWildcard }) ?? announced.first else { return nil }
+        if address.isWildcard {
+            guard let seen = PeerAddress(parsing: connection.tls.remoteAddress) else { return nil }
+            address.host = seen.host
+        }
+        return address
+    }
+
     /// Records where the connection's peer said it listens, if it is a member here; a
     /// wildcard host stands for the address it connected from.
     func recordAddress(of connection: PeerConnection) {
-        let announced = connection.status.withLock { $0.announcedAddresses }
-        guard var address = announced.first(where: { !$0.isWildcard }) ?? announced.first else { return }
-        if address.isWildcard {
-            guard let seen = PeerAddress(parsing: connection.tls.remoteAddress) else { return }
-            address.host = seen.host
-        }
+        guard let address = announcedAddress(of: connection) else { return }
         let peer = connection.peer
         // Other members find a participant through its record, which the owner writes.
         do {

@@ -30,10 +30,11 @@ extension ReplicationEngine {
 
     /// Sends `operations` of `zone` (issued or stored here) to the connections replicating
     /// the zone.
-    func pushMembership(zone: String, operations: [[UInt8]]) {
+    func pushMembership(zone: String, operations: [[UInt8]], except sender: PeerConnection? = nil) {
         let lists = signerLists(of: operations)
         let connections = state.withLock { $0.current }
-        for connection in connections where connection.status.withLock({ $0.zones.contains(zone) }) {
+        for connection in connections
+        where connection !== sender && connection.status.withLock({ $0.zones.contains(zone) }) {
             connection.post(.sendMembership(zone: zone, operations: operations, signerLists: lists))
         }
     }
@@ -66,7 +67,7 @@ extension ReplicationEngine {
     func sendMembershipLogs(on connection: PeerConnection, zones: [String]) {
         for zone in zones {
             do {
-                let operations = try library.privateStore.membershipOperations(zone: zone)
+                let operations = try library.store(holdingZone: zone).membershipOperations(zone: zone)
                 if !operations.isEmpty {
                     connection.post(
                         .sendMembership(
@@ -80,25 +81,86 @@ extension ReplicationEngine {
         }
     }
 
-    /// Operations the owner of `zone` sent: each checked, stored if it checks, logged if not.
+    /// Operations a member of `zone` sent. For a zone owned here, the accepts among them are
+    /// joins a member admitted while this owner was away, ratified here (`ratify`). For a
+    /// zone taken part in, each is checked and stored if it checks (logged if not), the
+    /// members the log admits are updated, and what was new goes on to the other members.
     func receivedMembership(
         zone: String, operations: [[UInt8]], signerLists: [[[UInt8]]] = [], from connection: PeerConnection
     ) {
         let peer = connection.peer
         do {
+            if try library.privateStore.share(zone)?.owner == library.localPeer {
+                ratify(zone: zone, operations: operations, signerLists: signerLists, from: connection)
+                return
+            }
+            let held = try library.sharedStore.membershipOperationHashes(zone: zone)
+            guard operations.contains(where: { !held.contains(SHA256Hasher.digest($0)) }) else { return }
             let sender = connection.status.withLock { $0.person }
             let outcome = try MembershipIntake.receive(
                 operations, zone: zone, library: library, sender: sender, signerLists: signerLists)
             for reason in outcome.refused {
                 logger.log(.warning, "refused a membership operation of zone \(zone): \(reason)", peer: peer)
             }
-            if outcome.stored > 0 {
+            if !outcome.kept.isEmpty {
                 logger.log(
-                    .info, "stored \(outcome.stored) membership operations of zone \(zone)", peer: peer)
+                    .info, "stored \(outcome.kept.count) membership operations of zone \(zone)", peer: peer)
+                pushMembership(zone: zone, operations: outcome.kept, except: connection)
+                refreshMembership()
             }
         } catch {
             logger.log(
                 .warning, "could not check the membership operations of zone \(zone): \(error)", peer: peer)
         }
+    }
+
+    /// The accepts a member relayed for `zone`, owned here, that this log lacks: persons who
+    /// joined through a member while this owner was away. Each is checked as a join request
+    /// carrying it would be (`JoinHandler.respond`: the invitation or token, the accept's
+    /// signature, the joiner's device list relayed with it); one that checks records the
+    /// joiner as accepted, and its accept goes on to the other members. One that does not is
+    /// logged, and the joiner's changes are refused here as any non-member's.
+    private func ratify(
+        zone: String, operations: [[UInt8]], signerLists: [[[UInt8]]], from connection: PeerConnection
+    ) {
+        let held = (try? library.privateStore.membershipOperationHashes(zone: zone)) ?? []
+        let accepts = operations.compactMap { try? MembershipOperation(decoding: $0) }.filter {
+            guard !held.contains($0.hash), case .accept = $0.action else { return false }
+            return true
+        }
+        guard !accepts.isEmpty else { return }
+        let lists = signerLists.compactMap { try? PersonProof.list($0) }
+        var published: [(String, [[UInt8]])] = []
+        membershipLogWriting.withLock {
+            for accept in accepts {
+                guard case .accept(let person, let device, let token) = accept.action else { continue }
+                let request = JoinRequest(
+                    zone: zone, token: token.map { String(decoding: $0, as: UTF8.self) } ?? "",
+                    accepts: [accept.encoded])
+                let response = JoinHandler.respond(
+                    to: request, from: device, person: lists.first { $0.person == person }, library: library,
+                    ratifying: true
+                ) { published.append(($0, $1)) }
+                switch response {
+                case .accepted:
+                    logger.log(
+                        .info, "ratified the join of device \(device) to zone \(zone), admitted by a member",
+                        peer: connection.peer)
+                case .refused(_, let message):
+                    logger.log(
+                        .warning,
+                        "did not ratify the join of device \(device) to zone \(zone) relayed by a member: \(message)",
+                        peer: connection.peer)
+                case .acceptTooEarly:
+                    logger.log(
+                        .warning,
+                        "did not ratify the join of device \(device) to zone \(zone) relayed by a member: its "
+                            + "accept is dated before the invitation it needs",
+                        peer: connection.peer)
+                }
+            }
+        }
+        for (zone, operations) in published { pushMembership(zone: zone, operations: operations) }
+        if !published.isEmpty { applyMembership() }
     }
 }

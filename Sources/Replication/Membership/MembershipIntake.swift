@@ -1,7 +1,7 @@
 import Store
 
-/// A participant's side of the membership log: operations the owner sent for a zone this
-/// library holds are checked one by one against the zone's owner person and the device
+/// A participant's side of the membership log: operations a member (the owner or another
+/// participant) sent for a zone this library holds are checked one by one against the zone's owner person and the device
 /// lists this library stored, and only those that check are stored.
 ///
 /// Why: the message proves nothing by itself, and a relay (once the mesh exists) could
@@ -9,8 +9,9 @@ import Store
 public enum MembershipIntake {
     /// What came of one message's operations.
     public struct Outcome: Equatable, Sendable {
-        /// Operations new here, checked and stored.
-        public var stored: Int
+        /// Operations new here, checked and stored (encoded): what goes on to the other members.
+        public var kept: [[UInt8]]
+        public var stored: Int { kept.count }
         /// Why each refused operation was refused.
         public var refused: [MembershipError]
     }
@@ -47,13 +48,22 @@ public enum MembershipIntake {
         let store = library.sharedStore
         guard let share = try store.share(zone) else { throw Failure.unknownZone(zone) }
         let proven = sender.flatMap { $0.isOnList(share.owner) ? $0 : nil }
+        let lists = signerLists.compactMap { try? PersonProof.list($0) }
+        // A member relays the owner's list to a device that joined through it: taken as the
+        // owner person's only when the zone's owner device founded it (the founding entry is
+        // signed by its own device, so no other device can make such a list).
+        let founded = lists.first { list in
+            list.entries.contains {
+                if case .found = $0.action { return $0.signer == share.owner } else { return false }
+            }
+        }
         guard
             let owner = try share.ownerPerson ?? library.privateStore.person(of: share.owner)
-                ?? proven?.person
+                ?? proven?.person ?? founded?.person
         else {
             throw Failure.ownerPersonUnknown(zone: zone, owner: share.owner)
         }
-        let relayed = signerLists.compactMap { try? PersonProof.list($0) }.filter { $0.person != owner }
+        let relayed = lists.filter { $0.person != owner || $0.person == founded?.person }
         let signers = Set(operations.compactMap { try? MembershipOperation(decoding: $0).signerPerson })
         var stored = try StoredMembership.load(
             zone: zone, owner: owner, from: store, privateStore: library.privateStore,
@@ -64,7 +74,12 @@ public enum MembershipIntake {
             try library.privateStore.saveDeviceListEntries(
                 list.entries.map { ($0.hash, $0.encoded) }, of: list.person)
         }
-        let added = try store.addMembershipOperations(kept.map { ($0.hash, $0.encoded) }, zone: zone)
-        return Outcome(stored: added, refused: refused)
+        try store.addMembershipOperations(kept.map { ($0.hash, $0.encoded) }, zone: zone)
+        // Who the log now admits: the members a participant replicates with before the
+        // owner's records name them (persons who joined through a member).
+        if !kept.isEmpty, let state = stored.log.state {
+            try store.replaceLogMembers(zone: zone, admitted: state.admittedDevices)
+        }
+        return Outcome(kept: kept.map(\.encoded), refused: refused)
     }
 }

@@ -32,6 +32,18 @@ public struct MembershipState: Hashable, Sendable {
         return participant.status == .accepted && participant.permission == .readWrite
     }
 
+    /// The devices of accepted participants, with their person's permission: who a member
+    /// replicates the zone with before the owner's records name them (`log_members`).
+    /// Nobody while the zone is stopped.
+    public var admittedDevices: [PeerID: Permission] {
+        guard !stopped else { return [:] }
+        var devices: [PeerID: Permission] = [:]
+        for participant in participants.values where participant.status == .accepted {
+            for device in participant.devices { devices[device] = participant.permission }
+        }
+        return devices
+    }
+
     /// The highest removal cut-off recorded for `device`: its sets above `seq` come after
     /// its person's removal.
     public func cutoff(device: PeerID) -> MembershipOperation.Cutoff? { cutoffs[device] }

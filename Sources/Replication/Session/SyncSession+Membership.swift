@@ -1,10 +1,12 @@
-/// Signed membership operations: the owner sends them, the participant hands them to the
-/// engine, which checks each (docs/PROTOCOL.md §7.7).
+/// Signed membership operations: every member sends the log it holds of each zone it
+/// replicates with the peer, and hands what it receives to the engine, which checks each
+/// operation (docs/PROTOCOL.md §7.7): members relay the owner's operations and the accepts
+/// of persons who joined through them to each other and to the owner.
 extension SyncSession {
-    /// Sends operations of a zone this side owns and replicates with the peer.
+    /// Sends operations of a zone replicated with the peer.
     mutating func sendMembership(zone: String, _ operations: [[UInt8]], signerLists: [[[UInt8]]] = []) {
         guard state == .active, agreement?.capabilities.contains(.membership) == true,
-            zones[zone]?.info.localIsOwner == true, !operations.isEmpty
+            zones[zone] != nil, !operations.isEmpty
         else { return }
         // In as many messages as the count bound and the peer's frame size take.
         let budget = max(sendableFrameSize - 1024, 1)
@@ -27,30 +29,24 @@ extension SyncSession {
         out.send(MembershipOperationsMessage(zone: zone, operations: batch, signerLists: lists))
     }
 
-    /// The peer announced a zone both sides replicate: as its owner, this side's log of it
-    /// follows (the engine sends it with `sendMembership`). Sent after every announcement
-    /// (a resync too): the peer ignores what it holds.
+    /// The peer announced a zone both sides replicate: this side's log of it follows (the
+    /// engine sends it with `sendMembership`). Sent after every announcement (a resync too):
+    /// the peer ignores what it holds.
     mutating func announcedByPeer(_ zone: SessionZone) {
-        guard zone.localIsOwner, agreement?.capabilities.contains(.membership) == true else { return }
+        guard agreement?.capabilities.contains(.membership) == true else { return }
         out.notify(.membershipWanted(zone: zone.zone))
     }
 
-    /// Operations from the peer: passed on when the peer owns the zone; otherwise ignored and
-    /// logged (a participant never sends them; a zone not replicated with the peer has no
-    /// log here to add them to).
+    /// Operations from the peer: passed on to the engine, which checks each against the
+    /// zone's owner (from a participant, the owner takes only accepts, as joins it
+    /// ratifies); ignored and logged for a zone not replicated with the peer (no log here to
+    /// add them to).
     mutating func receiveMembership(_ message: MembershipOperationsMessage) {
-        guard let zone = zones[message.zone] else {
+        guard zones[message.zone] != nil else {
             out.log(
                 .info,
                 "ignored \(message.operations.count) membership operations of zone \(message.zone), "
                     + "which is not replicated with this peer")
-            return
-        }
-        guard !zone.info.localIsOwner else {
-            out.log(
-                .warning,
-                "ignored \(message.operations.count) membership operations of zone \(message.zone) "
-                    + "sent by a participant: only the owner issues them")
             return
         }
         out.notify(

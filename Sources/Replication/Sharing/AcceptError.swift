@@ -8,6 +8,9 @@ public enum AcceptError: Error, Equatable, Sendable, CustomStringConvertible {
     case wrongOwner(address: String, presented: PeerID, expected: PeerID)
     /// The owner answered no, with its code and its message.
     case refused(code: SharingRefusalCode, message: String)
+    /// The owner could not be reached and a member the URL lists answered no, from the
+    /// share's signed membership log.
+    case memberRefused(member: PeerID, code: SharingRefusalCode, message: String)
     /// The owner serves as many joining connections as it allows: try again later.
     case busy(String)
     case protocolFailure(String)
@@ -23,6 +26,8 @@ public enum AcceptError: Error, Equatable, Sendable, CustomStringConvertible {
             return
                 "the daemon at \(address) is not the share's owner: it is \(presented), the URL names \(expected)"
         case .refused(_, let message): return "the owner refused: \(message)"
+        case .memberRefused(let member, _, let message):
+            return "the owner could not be reached, and member \(member) refused: \(message)"
         case .busy(let message): return "the owner is busy: \(message)"
         case .protocolFailure(let detail): return "accepting failed: \(detail)"
         case .local(let detail): return "accepting failed here: \(detail)"
@@ -36,7 +41,7 @@ public enum AcceptError: Error, Equatable, Sendable, CustomStringConvertible {
         case .alreadyMember: return "already_member"
         case .unreachable: return "owner_unreachable"
         case .wrongOwner: return "wrong_owner"
-        case .refused(let code, _): return code.rawValue
+        case .refused(let code, _), .memberRefused(_, let code, _): return code.rawValue
         case .busy: return "owner_busy"
         case .protocolFailure: return "protocol_error"
         case .local: return "local_error"

@@ -39,6 +39,17 @@ extension JoinHandler {
         else { return .none }
         let stored = try StoredMembership.load(
             zone: request.zone, owner: owner, from: store, privateStore: store, also: [person])
+        return try verdict(on: request, from: peer, person: person, in: stored, clock: store)
+    }
+
+    /// Checks the accepts of `request` against `stored`, the zone's log as this library
+    /// holds it (the owner's, or a member's that admits while the owner is away); `clock`
+    /// gives the reading a too-early answer carries.
+    static func verdict(
+        on request: JoinRequest, from peer: PeerID, person: DeviceList, in stored: StoredMembership,
+        clock: LibraryStore
+    ) throws(AcceptRefusal) -> AcceptVerdict {
+        guard !request.accepts.isEmpty else { return .none }
         var candidates: [MembershipOperation] = []
         for bytes in request.accepts {
             candidates.append(try checked(bytes, of: request, from: peer, person: person.person, in: stored))
@@ -49,7 +60,7 @@ extension JoinHandler {
             if trial.rejection(of: candidate.hash) == nil { return .keep(candidate) }
         }
         let latest = stored.log.operations.map(\.stamp).max() ?? 0
-        if candidates.contains(where: { $0.stamp <= latest }) { return .tooEarly(clock: store.nextStamp()) }
+        if candidates.contains(where: { $0.stamp <= latest }) { return .tooEarly(clock: clock.nextStamp()) }
         return .none
     }
 

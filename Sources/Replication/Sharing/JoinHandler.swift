@@ -43,13 +43,22 @@ enum JoinHandler {
     /// first (`verdict`): one that does not check refuses the join, changing nothing; the one
     /// the log takes is stored once the joiner is admitted and goes to `publish`. The
     /// person's device list is kept only once it is admitted.
+    ///
+    /// `ratifying`: the request stands for an accept a member relayed (it admitted the
+    /// joiner while this owner was away). The URL's token is not in a person's accept; the
+    /// log's invitation of the person, which such an accept needs, stands in for it.
     static func respond(
         to request: JoinRequest, from peer: PeerID, person: DeviceList? = nil, library: Library,
-        publish: (String, [[UInt8]]) -> Void = { _, _ in }
+        ratifying: Bool = false, publish: (String, [[UInt8]]) -> Void = { _, _ in }
     ) -> JoinResponse {
         let store = library.privateStore
         do {
-            let valid = try store.isValidInvitation(zone: request.zone, token: request.token)
+            var valid = try store.isValidInvitation(zone: request.zone, token: request.token)
+            if !valid, ratifying, request.token.isEmpty,
+                case .keep = try verdict(on: request, from: peer, person: person, library: library)
+            {
+                valid = true
+            }
             var accept: MembershipOperation?
             if valid {
                 switch try verdict(on: request, from: peer, person: person, library: library) {

@@ -140,6 +140,14 @@ final class MembershipUpkeep: Sendable {
                 continue  // The owner is offline: the copy stays until it can answer.
             }
             if case .refused(let code, let message) = answer, code.endsMembership {
+                // Joined through a member: the owner knows of it once a member relays the accept.
+                if code == .unknownShare, MemberAdmission.awaitsRatification(zone.id, library: library) {
+                    logger.log(
+                        .info,
+                        "the owner of share \(zone.id) has not ratified this device's join through a member yet"
+                    )
+                    continue
+                }
                 purge(zone.id, because: message)
                 purged = true
             }

@@ -29,7 +29,13 @@ extension ReplicationEngine {
         let joined = try ShareJoiner.join(
             url, identity: identity, library: library, advertised: advertisedAddresses(),
             deviceList: configuration.session.deviceList, timeout: timeout)
-        logger.log(.info, "joined share \(joined.zone)", peer: url.owner)
+        if let via = joined.via {
+            logger.log(
+                .info, "joined share \(joined.zone) through member \(via): the owner is away", peer: url.owner
+            )
+        } else {
+            logger.log(.info, "joined share \(joined.zone)", peer: url.owner)
+        }
         refreshMembership()
         return joined
     }
@@ -57,7 +63,19 @@ extension ReplicationEngine {
             let person = connection.status.withLock { $0.person }
             var published: [(String, [[UInt8]])] = []
             let answer = {
-                JoinHandler.answer(frame, from: connection.peer, person: person, library: self.library) {
+                if frame.type == .joinRequest, let request = try? JoinRequest(frame: frame),
+                    MemberAdmission.answers(request.zone, library: self.library)
+                {
+                    // The owner is away: the joiner asks a member the share URL lists.
+                    return [
+                        MemberAdmission.respond(
+                            to: request, from: connection.peer, person: person,
+                            address: self.announcedAddress(of: connection), library: self.library
+                        ) { published.append(($0, $1)) }.frame
+                    ]
+                }
+                return JoinHandler.answer(frame, from: connection.peer, person: person, library: self.library)
+                {
                     published.append(($0, $1))
                 }
             }

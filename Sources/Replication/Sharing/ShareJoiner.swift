@@ -12,6 +12,9 @@ public enum ShareJoiner {
         public let zone: String
         public let title: String
         public let permission: Permission
+        /// The member that admitted this device while the owner could not be reached; nil
+        /// when the owner did.
+        public var via: PeerID? = nil
     }
 
     /// Joins the share of `url`; `advertised` is where this peer listens, told to the owner so
@@ -33,17 +36,12 @@ public enum ShareJoiner {
         } catch {
             throw .local("\(error)")
         }
-        var response = try request(
+        let (response, via) = try ask(
             url, identity: identity, library: library, advertised: advertised, deviceList: deviceList,
             timeout: timeout)
-        if case .acceptTooEarly(let clock) = response {
-            // This device's clock is behind the owner's: sign again after the owner's reading.
-            response = try request(
-                url, identity: identity, library: library, advertised: advertised, deviceList: deviceList,
-                timeout: timeout, after: clock)
-        }
         switch response {
         case .refused(let code, let message):
+            if let via { throw .memberRefused(member: via.peer, code: code, message: message) }
             throw .refused(code: code, message: message)
         case .acceptTooEarly:
             throw .refused(
@@ -55,20 +53,96 @@ public enum ShareJoiner {
             do {
                 let address = PeerAddress(host: url.host, port: url.port).description
                 try library.sharedStore.prepareParticipantZone(url.zone, owner: url.owner, address: address)
+                if let via {
+                    // Admitted by a member, by the share's signed log: until the owner's records
+                    // name this device, the log's word (kept here) lets it write and the member
+                    // replicates the zone with it.
+                    try library.sharedStore.addLogMember(
+                        .init(zone: url.zone, device: identity.peerID, permission: permission))
+                    try library.sharedStore.addLogMember(
+                        .init(zone: url.zone, device: via.peer, address: via.address.description))
+                }
             } catch {
                 throw .local("\(error)")
             }
-            return Joined(zone: url.zone, title: title, permission: permission)
+            return Joined(zone: url.zone, title: title, permission: permission, via: via?.peer)
         }
+    }
+
+    /// Asks the owner, then each member the URL lists while the one before could not be
+    /// reached (or no longer holds the share); returns the answer and the member that gave
+    /// it (nil for the owner). The owner's own refusal is final, and so is a member's but
+    /// for an unknown share.
+    private static func ask(
+        _ url: ShareURL, identity: PeerIdentity, library: Library, advertised: [PeerAddress],
+        deviceList: [[UInt8]], timeout: Duration
+    ) throws(AcceptError) -> (JoinResponse, ShareURL.Member?) {
+        let owner = ShareURL.Member(peer: url.owner, address: PeerAddress(host: url.host, port: url.port))
+        var failures: [String] = []
+        var first: AcceptError?
+        for member in [owner] + url.members.filter({ $0.peer != identity.peerID && $0.peer != url.owner }) {
+            do {
+                let response = try askOne(
+                    member, url: url, identity: identity, library: library, advertised: advertised,
+                    deviceList: deviceList, timeout: timeout)
+                if member != owner, case .refused(.unknownShare, let message) = response {
+                    failures.append("\(member.peer) at \(member.address): \(message)")
+                    continue
+                }
+                return (response, member == owner ? nil : member)
+            } catch {
+                switch error {
+                case .unreachable(_, let reason), .busy(let reason):
+                    if member != owner { failures.append("\(member.peer) at \(member.address): \(reason)") }
+                case .wrongOwner(_, let presented, _):
+                    if member != owner {
+                        failures.append(
+                            "\(member.peer) at \(member.address): another daemon (\(presented)) answers there"
+                        )
+                    }
+                default:
+                    throw error
+                }
+                if first == nil { first = error }
+            }
+        }
+        guard !url.members.isEmpty, let first else { throw first ?? .protocolFailure("nobody to ask") }
+        let members =
+            "nor any of the \(url.members.count) members the URL lists (" + failures.joined(separator: "; ")
+            + ")"
+        switch first {
+        case .unreachable(let address, let reason):
+            throw .unreachable(address: address, reason: reason + "; " + members)
+        case .busy(let reason):
+            throw .busy(reason + "; " + members)
+        default:
+            throw .unreachable(address: owner.address.description, reason: "\(first); " + members)
+        }
+    }
+
+    /// The join request to one member (the owner or another), signed again after the
+    /// member's clock reading if it dates this device's accept too early.
+    private static func askOne(
+        _ member: ShareURL.Member, url: ShareURL, identity: PeerIdentity, library: Library,
+        advertised: [PeerAddress], deviceList: [[UInt8]], timeout: Duration
+    ) throws(AcceptError) -> JoinResponse {
+        let response = try request(
+            url, at: member, identity: identity, library: library, advertised: advertised,
+            deviceList: deviceList, timeout: timeout)
+        guard case .acceptTooEarly(let clock) = response else { return response }
+        // This device's clock is behind the member's: sign again after its reading.
+        return try request(
+            url, at: member, identity: identity, library: library, advertised: advertised,
+            deviceList: deviceList, timeout: timeout, after: clock)
     }
 }
 
 extension ShareJoiner {
-    /// One join request on a guest connection; to an owner that keeps the membership log,
+    /// One join request on a guest connection to `member` (the owner or another member),
     /// with this device's signed accepts (`JoinAccepts`), stamped after `after` if given.
     private static func request(
-        _ url: ShareURL, identity: PeerIdentity, library: Library, advertised: [PeerAddress],
-        deviceList: [[UInt8]], timeout: Duration, after: UInt64? = nil
+        _ url: ShareURL, at member: ShareURL.Member, identity: PeerIdentity, library: Library,
+        advertised: [PeerAddress], deviceList: [[UInt8]], timeout: Duration, after: UInt64? = nil
     ) throws(AcceptError) -> JoinResponse {
         try ShareGuest.exchange(
             { capabilities in
@@ -81,8 +155,8 @@ extension ShareJoiner {
                         zone: url.zone, token: url.token, identity: identity, library: library, after: after)
                     : []
                 return JoinRequest(zone: url.zone, token: url.token, accepts: accepts).frame
-            }, host: url.host, port: url.port, owner: url.owner, identity: identity, timeout: timeout,
-            advertised: advertised, deviceList: deviceList)
+            }, host: member.address.host, port: member.address.port, owner: member.peer, identity: identity,
+            timeout: timeout, advertised: advertised, deviceList: deviceList)
     }
 
     /// Purges this peer's copy of `zone` if the copy itself says the membership ended: the

@@ -2,28 +2,51 @@ import Foundation
 import Store
 import Support
 
-/// A share URL, `peershare://HOST:PORT/ZONE_ID?owner=PEER_ID&invite=TOKEN[&title=T]`: the
-/// capability that lets its holder ask the owner's daemon to join a share.
+/// A share URL,
+/// `peershare://HOST:PORT/ZONE_ID?owner=PEER_ID&invite=TOKEN[&title=T][&member=PEER_ID@HOST:PORT]...`:
+/// the capability that lets its holder ask the owner's daemon, or any member's, to join a
+/// share.
 ///
 /// HOST:PORT is where the owner's daemon listens, the peer ID is what its TLS certificate
 /// must hash to (so the URL cannot send the token to anybody else), and TOKEN is the 128-bit
-/// secret the owner checks against the hash it keeps. Treat it like a password.
+/// secret checked against the hash kept in the share's signed membership. Each `member` is
+/// another member device that can admit the holder while the owner is away, pinned the same
+/// way. Treat it like a password.
 public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
+    /// A member device the joiner may ask instead of the owner: what its certificate must
+    /// hash to, and where it listened when the URL was made.
+    public struct Member: Equatable, Sendable {
+        public let peer: PeerID
+        public let address: PeerAddress
+
+        public init(peer: PeerID, address: PeerAddress) {
+            self.peer = peer
+            self.address = address
+        }
+    }
+
+    /// Most members one URL may list: what a URL may make a joiner dial.
+    public static let maximumMembers = 16
+
     public let host: String
     public let port: UInt16
     public let zone: String
     public let owner: PeerID
     public let token: String
     public let title: String?
+    public let members: [Member]
 
-    public init(host: String, port: UInt16, zone: String, owner: PeerID, token: String, title: String? = nil)
-    {
+    public init(
+        host: String, port: UInt16, zone: String, owner: PeerID, token: String, title: String? = nil,
+        members: [Member] = []
+    ) {
         self.host = host
         self.port = port
         self.zone = zone
         self.owner = owner
         self.token = token
         self.title = title
+        self.members = members
     }
 
     public static let scheme = "peershare://"
@@ -47,11 +70,12 @@ public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
             throw .invalid("share ID", "'\(parts[0])' is not a share ID")
         }
         var query: [String: String] = [:]
+        var memberTexts: [String] = []
         if parts.count == 2 {
             for pair in parts[1].split(separator: "&") {
                 let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let value = kv.count == 2 ? String(kv[1]).removingPercentEncoding ?? String(kv[1]) : ""
-                query[String(kv[0])] = value
+                if kv[0] == "member" { memberTexts.append(value) } else { query[String(kv[0])] = value }
             }
         }
         guard let ownerText = query["owner"], !ownerText.isEmpty else { throw .missing("owner=PEER_ID") }
@@ -70,7 +94,29 @@ public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
         }
         self.init(
             host: address.host, port: address.port, zone: zone, owner: owner, token: token,
-            title: query["title"])
+            title: query["title"], members: try Self.members(memberTexts))
+    }
+
+    /// The `member=PEER_ID@HOST:PORT` values, checked.
+    private static func members(_ texts: [String]) throws(ShareURLError) -> [Member] {
+        guard texts.count <= maximumMembers else {
+            throw .invalid(
+                "member", "the URL lists \(texts.count) members; at most \(maximumMembers) are read")
+        }
+        var members: [Member] = []
+        for text in texts {
+            guard let at = text.firstIndex(of: "@") else {
+                throw .invalid("member", "'\(text)' is not PEER_ID@HOST:PORT")
+            }
+            do {
+                let peer = try PeerID(parsing: String(text[..<at]))
+                let address = try PeerAddress.parse(String(text[text.index(after: at)...]))
+                members.append(Member(peer: peer, address: address))
+            } catch {
+                throw .invalid("member", "'\(text)': \(error)")
+            }
+        }
+        return members
     }
 
     public var description: String {
@@ -80,6 +126,7 @@ public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
         {
             text += "&title=\(encoded)"
         }
+        for member in members { text += "&member=\(member.peer)@\(member.address)" }
         return text
     }
 }

@@ -3,7 +3,7 @@
 /// A released migration is never edited: a change to the schema is a new entry at the end,
 /// so a store written by any earlier version opens and upgrades in place.
 enum Migrations {
-    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12]
+    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13]
 
     /// Brings `db` to the latest version, each migration in its own transaction.
     static func migrate(_ db: Database) throws {
@@ -170,6 +170,21 @@ enum Migrations {
         INSERT INTO signed_set_tops (zone, author, seq, hash)
             SELECT zone, author, seq, hash FROM signed_sets s
             WHERE seq = (SELECT max(seq) FROM signed_sets WHERE zone = s.zone AND author = s.author);
+        """
+
+    /// Members of a shared zone known from its signed membership log, or from joining,
+    /// before the owner's records name them (joining through a member while the owner is
+    /// away, issue 12): the devices the log's fold admits with their permission, the member
+    /// this device joined through with its address. Local bookkeeping, never replicated; the
+    /// owner's records win once they name the device.
+    static let v13 = """
+        CREATE TABLE log_members (
+            zone TEXT NOT NULL,
+            device TEXT NOT NULL,
+            permission TEXT,
+            address TEXT,
+            PRIMARY KEY (zone, device)
+        ) WITHOUT ROWID;
         """
 
     static let v1 = """

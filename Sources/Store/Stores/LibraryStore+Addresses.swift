@@ -4,7 +4,8 @@
 extension LibraryStore {
     /// Records that `peer` listens at `address` (HOST:PORT), if it is a participant of a
     /// share this store owns (invited or accepted), or the owner of a zone this store takes
-    /// part in. Returns true when something was recorded.
+    /// part in, or a member its zones' signed logs admit (`log_members`). Returns true when
+    /// something was recorded.
     @discardableResult
     public func recordAddress(_ address: String, of peer: PeerID) throws -> Bool {
         let text = peer.description
@@ -30,6 +31,11 @@ extension LibraryStore {
                 try db.run(
                     "UPDATE zones SET address = ? WHERE owner = ? AND id != ?", address, text,
                     Self.defaultZone)
+                recorded = recorded || db.changes > 0
+                // A member the signed log admits that the records do not name yet.
+                try db.run(
+                    "UPDATE log_members SET address = ? WHERE device = ? AND permission IS NOT NULL", address,
+                    text)
                 recorded = recorded || db.changes > 0
             }
             return recorded

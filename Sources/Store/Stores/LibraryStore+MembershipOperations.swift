@@ -21,6 +21,14 @@ extension LibraryStore {
         }
     }
 
+    /// The hashes of the operations of `zone` held here: what a received log is compared
+    /// with before any of it is checked.
+    public func membershipOperationHashes(zone: String) throws -> Set<[UInt8]> {
+        try read { db in
+            Set(try db.query("SELECT hash FROM membership_operations WHERE zone = ?", zone) { $0.bytes(0) })
+        }
+    }
+
     /// The encoded operations of `zone`, in the order they were stored.
     public func membershipOperations(zone: String) throws -> [[UInt8]] {
         try read { db in

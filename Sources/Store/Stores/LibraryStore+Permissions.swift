@@ -10,19 +10,25 @@ extension LibraryStore {
     }
 
     /// What `peer` may do in `zone`: the owner anything, an accepted participant its
-    /// permission, anyone else nothing.
+    /// permission, anyone else nothing. A device the records do not settle (no record, or an
+    /// invitation not yet accepted) may do what the zone's signed log admits it to
+    /// (`log_members`): it joined through a member while the owner was away. A removed
+    /// participant's record settles it.
     func permission(of peer: PeerID, in zone: String, _ db: Database) throws -> Permission {
         guard let owner = try owner(of: zone, db) else { return .none }
         if peer == owner { return .readWrite }
+        if try isStopped(zone, db) { return .none }
         let row = try db.first(
             "SELECT permission, status, deleted FROM participants WHERE id = ?",
             LibraryStore.participantID(zone: zone, peer: peer)
         ) { ($0.optionalString(0), $0.optionalString(1), $0.int64(2)) }
-        guard let row, row.2 == 0, row.1 == ParticipantStatus.accepted.rawValue,
-            let text = row.0, let permission = Permission(rawValue: text)
-        else { return .none }
-        if try isStopped(zone, db) { return .none }
-        return permission
+        guard let row, row.2 == 0, row.1 != ParticipantStatus.removed.rawValue else {
+            return row == nil ? try logPermission(of: peer, in: zone, db) : .none
+        }
+        guard row.1 == ParticipantStatus.accepted.rawValue else {
+            return try logPermission(of: peer, in: zone, db)
+        }
+        return row.0.flatMap(Permission.init(rawValue:)) ?? .none
     }
 
     func isStopped(_ zone: String, _ db: Database) throws -> Bool {

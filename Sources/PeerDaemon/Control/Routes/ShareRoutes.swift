@@ -90,6 +90,7 @@ extension ControlRoutes {
             return [
                 "share": .string(joined.zone), "title": .string(joined.title),
                 "permission": .string(joined.permission.rawValue),
+                "via": joined.via.map { .string($0.description) } ?? .null,
             ]
         }
     }

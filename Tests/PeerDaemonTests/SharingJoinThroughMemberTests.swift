@@ -1,0 +1,103 @@
+import ControlProtocol
+import Foundation
+import TestSupport
+import Testing
+
+/// Joining through a member (issue 12, SPEC §13): the share URL lists the owner's accepted
+/// participants where they listen; with the owner's daemon stopped, an invited person
+/// accepts through one of them, which checks the invitation against the share's signed
+/// membership log. The joiner then syncs with the members, and the owner ratifies the join
+/// when it returns.
+@Suite(.onOwnThreads) struct SharingJoinThroughMemberTests {
+    @Test func anInvitedPersonJoinsThroughAParticipantWhileTheOwnerIsStopped() throws {
+        let (peers, dave, shared) = try Self.beachSharedWithBobAndCarol(newcomer: "dave")
+        let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)
+        let everyone = peers.everyone + [dave]
+        _ = try alice.json("share", "invite", shared.share, dave.person, "--permission", "read-write")
+        let url = try #require(alice.share(shared.share)["url"]?.stringValue)
+        for member in [bob, carol] {
+            #expect(url.contains("member=\(member.id)@\(member.address)"), "\(url) lists \(member.name)")
+        }
+        try alice.stop()
+
+        let accepted = try dave.json("accept", url)
+        #expect(accepted["share"]?.stringValue == shared.share)
+        #expect(accepted["permission"]?.stringValue == "read-write")
+        let via = try #require(accepted["via"]?.stringValue, "\(accepted)")
+        #expect([bob.id, carol.id].contains(via), "admitted by a participant: \(accepted)")
+
+        // The zone reaches dave from the members, photo data included.
+        try waitUntil("dave to see the share's photo") {
+            try dave.sees(share: shared.share) == ["beach.jpg": ["summer"]]
+        }
+        try dave.syncWait(unreachable: [alice])
+        #expect(try dave.exported(shared.photo) == shared.bytes)
+
+        // Dave writes, and so does bob: every participant sees both while alice is away.
+        _ = try dave.json("tag", "add", shared.photo, "from-dave")
+        _ = try bob.json("tag", "add", shared.photo, "from-bob")
+        let expected = ["beach.jpg": ["from-bob", "from-dave", "summer"]]
+        for peer in [bob, carol, dave] {
+            try waitUntil("\(peer.name) to see dave's and bob's tags") {
+                try peer.sees(share: shared.share) == expected
+            }
+        }
+
+        // Alice returns: she ratifies dave's join, takes his tag, and everyone ends the same.
+        try alice.start(sameAddress: true)
+        do {
+            try waitUntil("alice to record dave as an accepted participant") {
+                try alice.participantStatus(dave, in: shared.share) == "accepted"
+            }
+        } catch {
+            throw HarnessError("\(error)\n--- alice's log:\n\(alice.log)")
+        }
+        for peer in [bob, carol, dave, alice, bob, carol, dave] { try peer.syncWait() }
+        for peer in everyone {
+            #expect(try peer.sees(share: shared.share) == expected, "\(peer.name)")
+            #expect(try peer.participantStatus(dave, in: shared.share) == "accepted", "\(peer.name)")
+        }
+        #expect(try dave.exported(shared.photo) == shared.bytes)
+        for peer in everyone {
+            let refusals = peer.log.split(separator: "\n").filter { line in
+                [
+                    "refused a membership", "refused a signed set", "refused from the peer",
+                    "refused a change",
+                    "did not ratify", "could not check",
+                ].contains { line.contains($0) }
+            }
+            #expect(refusals.isEmpty, "\(peer.name) refused nothing:\n\(refusals.joined(separator: "\n"))")
+        }
+        for peer in everyone { try peer.stop() }
+    }
+
+    /// A member admits only what the share's signed log admits: a person the owner never
+    /// invited, holding the URL of a private share, is refused by the member with the reason,
+    /// and nothing changes on either side.
+    @Test func aMemberRefusesAJoinTheLogDoesNotAdmitAndNothingChanges() throws {
+        let (peers, eve, shared) = try Self.beachSharedWithBobAndCarol(newcomer: "eve")
+        let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)
+        let url = try #require(alice.share(shared.share)["url"]?.stringValue)
+        try alice.stop()
+        let before = try bob.share(shared.share)
+
+        let refusal = try eve.refusal("accept", url)
+        #expect(refusal.code.rawValue == "permission_denied", "\(refusal)")
+        #expect(refusal.message.contains("not valid"), "\(refusal)")
+        #expect(try (eve.json("share", "list").arrayValue ?? []).isEmpty, "eve holds no share")
+        #expect(try bob.share(shared.share) == before, "bob's view of the share is unchanged")
+        for peer in [bob, carol, eve] { try peer.stop() }
+    }
+
+    /// Alice shares beach.jpg with bob and carol (both read-write, their addresses in every
+    /// record), and a fourth daemon, `newcomer`, is started in the same group.
+    private static func beachSharedWithBobAndCarol(newcomer: String) throws -> (
+        SharingPeers, SharingPeer, SharedPhoto
+    ) {
+        let peers = try SharingPeers()
+        let other = try SharingPeer(newcomer)
+        let everyone = peers.everyone + [other]
+        for peer in everyone { peer.join(everyone) }
+        return (peers, other, try peers.shareBeach(carolPermission: "read-write"))
+    }
+}
