@@ -336,4 +336,8 @@ struct ConnectionStatus: Sendable {
     var announcedAddresses: [PeerAddress] = []
     /// The peer's checked device list (its person), once it sent one.
     var person: DeviceList?
+    /// The members the peer last said it is connected to; nil until it says.
+    var neighbours: Set<PeerID>?
+    /// The members this side last told the peer it is connected to.
+    var toldNeighbours: Set<PeerID>?
 }

@@ -215,6 +215,7 @@ extension ReplicationEngine: ConnectionOwner {
         let direction = connection.dialedByLocal ? "dialed" : "accepted"
         logger.log(.info, "connected (\(direction), \(connection.tls.remoteAddress))", peer: peer)
         emit(.connected(peer, dialedByUs: connection.dialedByLocal))
+        announceNeighbours()
         return nil
     }
 
@@ -289,7 +290,10 @@ extension ReplicationEngine: ConnectionOwner {
             }
             return wasCurrent
         }
-        if wasCurrent { emit(.disconnected(peer, reason: reason.description)) }
+        if wasCurrent {
+            emit(.disconnected(peer, reason: reason.description))
+            announceNeighbours()
+        }
         wakeLoop()
     }
 
@@ -317,8 +321,10 @@ extension ReplicationEngine: ConnectionOwner {
             revokeIfEnded(zone, on: connection)
         case .changeSetApplied(let zone, let refused):
             emit(.changeSetApplied(peer, zone: zone, refused: refused))
-        case .signedSetsStored(let zone):
-            relaySets(of: zone, takenOn: connection)
+        case .signedSetsStored(let zone, let authors):
+            relaySets(of: zone, by: authors, takenOn: connection)
+        case .neighboursAnnounced(let devices):
+            neighboursAnnounced(devices, on: connection)
         case .refusedFromPeer(let notice):
             // Another member may hold what was refused (taken from its author directly).
             for other in state.withLock({ $0.current }) where other !== connection {

@@ -178,19 +178,27 @@ extension ReplicationEngine {
     /// relays everything (its deltas and its own sets), and flooding every set across the mesh
     /// as well would cost each member a message per fellow per change; the sets still reach
     /// every member by the exchange that opens each connection.
-    func relaySets(of zone: String, takenOn connection: PeerConnection) {
-        let (relays, others) = state.withLock { state -> (Bool, [PeerConnection]) in
-            var ownerReachable = false
-            for (peer, zones) in state.membership.zonesByPeer {
-                for entry in zones where entry.zone == zone {
-                    if entry.localIsOwner || (entry.peerIsOwner && state.records[peer]?.current != nil) {
-                        ownerReachable = true
-                    }
+    ///
+    /// A peer that said it is connected to every author of the sets (`announceNeighbours`)
+    /// has them from the authors directly, and is skipped.
+    func relaySets(of zone: String, by authors: Set<PeerID>, takenOn connection: PeerConnection) {
+        guard !ownerConnected(zone: zone) else { return }
+        let others = state.withLock { Array($0.connections.values) }
+        for other in others where other !== connection && !reachesDirectly(authors, other) {
+            other.post(.setsChanged(zone: zone))
+        }
+    }
+
+    /// Whether this side owns `zone` or has a live connection to its owner: then the owner
+    /// spreads the zone's sets and membership operations, and members relay none of them.
+    func ownerConnected(zone: String) -> Bool {
+        state.withLock { state in
+            state.membership.zonesByPeer.contains { peer, zones in
+                zones.contains {
+                    $0.zone == zone
+                        && ($0.localIsOwner || ($0.peerIsOwner && state.records[peer]?.current != nil))
                 }
             }
-            return (!ownerReachable, Array(state.connections.values))
         }
-        guard relays else { return }
-        for other in others where other !== connection { other.post(.setsChanged(zone: zone)) }
     }
 }

@@ -63,9 +63,15 @@ extension ReplicationEngine {
     }
 
     /// Sends `connection` the whole log of each zone among `zones` (the session drops any it
-    /// does not replicate with the peer as its owner).
+    /// does not replicate with the peer). The owner sends it to every member; a participant
+    /// to the owner (which ratifies the accepts it lacks) and, while the owner is away, to
+    /// fellow members.
     func sendMembershipLogs(on connection: PeerConnection, zones: [String]) {
+        let peer = connection.peer
         for zone in zones {
+            let entry = state.withLock { $0.membership.zones(with: peer).first { $0.zone == zone } }
+            let owners = entry.map { $0.localIsOwner || $0.peerIsOwner } ?? false
+            guard owners || !ownerConnected(zone: zone) else { continue }
             do {
                 let operations = try library.store(holdingZone: zone).membershipOperations(zone: zone)
                 if !operations.isEmpty {
@@ -105,7 +111,11 @@ extension ReplicationEngine {
             if !outcome.kept.isEmpty {
                 logger.log(
                     .info, "stored \(outcome.kept.count) membership operations of zone \(zone)", peer: peer)
-                pushMembership(zone: zone, operations: outcome.kept, except: connection)
+                // The owner pushes its log to every member it is connected to: pass on only
+                // while it is away (as signed sets, `relaySets`).
+                if !ownerConnected(zone: zone) {
+                    pushMembership(zone: zone, operations: outcome.kept, except: connection)
+                }
                 refreshMembership()
             }
         } catch {

@@ -93,7 +93,7 @@ public struct MembershipLog: Sendable {
         else {
             throw .unknownSigner(device: operation.signer, person: operation.signerPerson)
         }
-        guard operation.isSigned(withKeyIn: certificate) else {
+        guard CheckedSignatures.isSigned(operation, withKeyIn: certificate) else {
             throw .badSignature(signer: operation.signer)
         }
     }

@@ -56,7 +56,10 @@ public enum SessionNotice: Equatable, Sendable {
     case refusedFromPeer(ChangesRefused)
     /// Signed sets of `zone` from the peer were kept here: the other connections replicating
     /// it pass them on (`SessionEvent.setsChanged`).
-    case signedSetsStored(zone: String)
+    /// `authors`: the authors of the sets the message carried.
+    case signedSetsStored(zone: String, authors: Set<PeerID>)
+    /// The peer told which members it is connected to now (`NeighboursMessage`).
+    case neighboursAnnounced(Set<PeerID>)
     /// A fetch starts, at `offset` (non-zero when resuming an interrupted transfer).
     case dataFetchStarted(ContentHash, offset: Int64, size: Int64)
     case dataFetched(ContentHash, size: Int64)

@@ -128,6 +128,9 @@ public enum SessionEvent: Sendable {
     /// This side has new signed sets of `zone` to pass on: its own (a local commit), or sets
     /// another connection kept while this side relays (`SessionNotice.signedSetsStored`).
     case setsChanged(zone: String)
+    /// The members this side is connected to now, among those the peer may know of: told to
+    /// the peer (`NeighboursMessage`) when both hellos agreed on it.
+    case sendNeighbours([PeerID])
     /// The store's answer to `SessionAction.prepareSets`.
     case setsPrepared(zone: String, Result<PreparedSets, SessionFailure>)
     /// The store's answer to `SessionAction.applySets`.

@@ -116,7 +116,9 @@ extension SyncSession {
         zones[id] = zone
         // Passed on by the other connections, also when the changes in them were already
         // here (they came from their author directly): nothing else tells those connections.
-        if outcome.stored > 0 { out.notify(.signedSetsStored(zone: id)) }
+        if outcome.stored > 0 {
+            out.notify(.signedSetsStored(zone: id, authors: Set(outcome.received.keys)))
+        }
         if outcome.gap {
             // The peer's idea of what this side holds is wrong: it sends again from here.
             out.send(SetVectorMessage(zone: id, vector: outcome.held))

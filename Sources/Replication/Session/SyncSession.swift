@@ -63,7 +63,7 @@ public struct SyncSession: Sendable {
 
     /// The optional features this build announces in its hello.
     public static let capabilities: Capabilities = [
-        .addresses, .refusalNotices, .persons, .membership, .signerLists, .signedSets,
+        .addresses, .refusalNotices, .persons, .membership, .signerLists, .signedSets, .neighbours,
     ]
 
     public init(
@@ -162,6 +162,10 @@ public struct SyncSession: Sendable {
             sendMembership(zone: zone, operations, signerLists: lists)
         case .relayRefusals(let message): relayRefusals(message)
         case .setsChanged(let zone): setsChanged(zone)
+        case .sendNeighbours(let devices):
+            if state == .active, agreement?.capabilities.contains(.neighbours) == true {
+                out.send(NeighboursMessage(devices))
+            }
         case .setsPrepared(let zone, let result): setsPrepared(zone: zone, result)
         case .setsApplied(let zone, let outcome): setsApplied(zone: zone, outcome)
         case .closeRequested(let code, let reason): close(.local(code, reason), code: code)
@@ -249,6 +253,11 @@ public struct SyncSession: Sendable {
         case .membershipOperations(let message): receiveMembership(message)
         case .setVector(let message): try receiveSetVector(message)
         case .signedSets(let message): try receiveSignedSets(message)
+        case .neighbours(let message):
+            guard agreement?.capabilities.contains(.neighbours) == true else {
+                throw ProtocolViolation("a neighbours message, but the hellos did not agree on neighbours")
+            }
+            out.notify(.neighboursAnnounced(Set(message.devices)))
         }
     }
 

@@ -57,6 +57,8 @@ enum SampleMessages {
         .signedSets(SignedSetsMessage(zone: "zone-a", certificates: [[1, 2], []], sets: [[9, 9, 9], []])),
         .signedSets(
             SignedSetsMessage(zone: "zone-a", certificates: [], sets: [Array(repeating: 5, count: 700)])),
+        .neighbours(NeighboursMessage([peer(2), peer(1), peer(2)])),
+        .neighbours(NeighboursMessage([])),
     ]
 }
 
@@ -92,13 +94,42 @@ enum SampleMessages {
         #expect(throws: WireError.self) { try PeerMessage(frame: frame) }
     }
 
+    /// A neighbours message names each device once, in byte order, within the bound.
+    @Test func neighboursOutOfOrderRepeatedOrTooManyAreRefused() throws {
+        #expect(
+            NeighboursMessage([SampleMessages.peer(2), SampleMessages.peer(1), SampleMessages.peer(2)])
+                .devices == [SampleMessages.peer(1), SampleMessages.peer(2)])
+        func frame(_ devices: [PeerID]) -> Frame {
+            var writer = BinaryWriter()
+            writer.write(UInt16(devices.count))
+            for device in devices { writer.write(device) }
+            return Frame(type: .neighbours, payload: writer.bytes)
+        }
+        for devices in [
+            [SampleMessages.peer(2), SampleMessages.peer(1)],
+            [SampleMessages.peer(1), SampleMessages.peer(1)],
+        ] {
+            #expect(
+                throws: WireError.invalidValue(
+                    field: "neighbours", reason: "not in byte order without repeats")
+            ) {
+                try PeerMessage(frame: frame(devices))
+            }
+        }
+        var limits = MessageLimits()
+        limits.maxNeighbours = 1
+        #expect(throws: WireError.fieldTooLarge(field: "neighbour count", length: 2, maximum: 1)) {
+            try PeerMessage(frame: frame([SampleMessages.peer(1), SampleMessages.peer(2)]), limits: limits)
+        }
+    }
+
     @Test func typeNumbersAreTheDocumentedOnes() {
         let types = SampleMessages.all.map { $0.frame().type.rawValue }
-        #expect(Set(types) == Set(2...18))
+        #expect(Set(types) == Set(2...19))
     }
 
     @Test func helloAndUnknownTypesAreUnexpectedHere() {
-        for type: UInt8 in [0x00, 0x01, 0x13, 0xFF] {
+        for type: UInt8 in [0x00, 0x01, 0x14, 0xFF] {
             #expect(throws: WireError.unexpectedMessage(type: type, expected: "a replication message")) {
                 try PeerMessage(frame: Frame(type: MessageType(rawValue: type), payload: []))
             }

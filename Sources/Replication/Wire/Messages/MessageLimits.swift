@@ -29,6 +29,8 @@ public struct MessageLimits: Sendable {
     /// Most author certificates in one signed-sets message (each author's is sent once per
     /// connection).
     public var maxSetAuthors = 1_024
+    /// Devices one neighbours message may name.
+    public var maxNeighbours = 1_024
     /// Largest certificate, in bytes (an Ed25519 self-signed certificate is about 300).
     public var maxCertificateBytes = 4_096
     /// Most sets in one signed-sets message.

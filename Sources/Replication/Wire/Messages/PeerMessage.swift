@@ -20,6 +20,7 @@ public enum PeerMessage: Equatable, Sendable {
     case membershipOperations(MembershipOperationsMessage)
     case setVector(SetVectorMessage)
     case signedSets(SignedSetsMessage)
+    case neighbours(NeighboursMessage)
 
     /// Decodes `frame`; a hello or a type this build does not know is an unexpected message.
     public init(frame: Frame, limits: MessageLimits = MessageLimits()) throws(WireError) {
@@ -42,6 +43,7 @@ public enum PeerMessage: Equatable, Sendable {
             self = .membershipOperations(try MembershipOperationsMessage(frame: frame, limits: limits))
         case .setVector: self = .setVector(try SetVectorMessage(frame: frame, limits: limits))
         case .signedSets: self = .signedSets(try SignedSetsMessage(frame: frame, limits: limits))
+        case .neighbours: self = .neighbours(try NeighboursMessage(frame: frame, limits: limits))
         default: throw .unexpectedMessage(type: frame.type.rawValue, expected: "a replication message")
         }
     }
@@ -66,6 +68,7 @@ public enum PeerMessage: Equatable, Sendable {
         case .membershipOperations(let message): return message.frame()
         case .setVector(let message): return message.frame()
         case .signedSets(let message): return message.frame()
+        case .neighbours(let message): return message.frame()
         }
     }
 }

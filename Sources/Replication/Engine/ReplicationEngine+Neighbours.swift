@@ -1,0 +1,55 @@
+import Store
+
+/// Neighbours: each member tells the peers it replicates with which members it is connected
+/// to (`NeighboursMessage`, docs/PROTOCOL.md §7.9), so that a member relaying others' signed
+/// sets while the owner is away passes them only to peers that are not connected to the
+/// sets' authors (an author pushes its own sets to every connection). Without it, every
+/// member passes every set to every connection: members × connections messages per change.
+extension ReplicationEngine {
+    /// Tells each current connection's peer the members this side is connected to now,
+    /// among the members of the zones it replicates with that peer (nobody else's
+    /// connections are its business), when that changed since it was last told.
+    func announceNeighbours() {
+        let plan = state.withLock { state -> [(PeerConnection, Set<PeerID>)] in
+            let current = state.current
+            return current.map { connection in
+                let shared = Set(state.membership.zones(with: connection.peer).map(\.zone))
+                let devices = current.map(\.peer).filter { peer in
+                    peer != connection.peer
+                        && state.membership.zones(with: peer).contains { shared.contains($0.zone) }
+                }
+                return (connection, Set(devices))
+            }
+        }
+        for (connection, devices) in plan {
+            let changed = connection.status.withLock { status -> Bool in
+                guard status.toldNeighbours != devices else { return false }
+                status.toldNeighbours = devices
+                return true
+            }
+            if changed { connection.post(.sendNeighbours(devices.sorted())) }
+        }
+    }
+
+    /// The peer told which members it is connected to. One it is no longer connected to may
+    /// have taken sets from that member directly that it now lacks: this side checks again
+    /// what the peer lacks of every zone they replicate.
+    func neighboursAnnounced(_ devices: Set<PeerID>, on connection: PeerConnection) {
+        let (lost, zones) = connection.status.withLock { status -> (Bool, Set<String>) in
+            let lost = status.neighbours.map { !$0.subtracting(devices).isEmpty } ?? false
+            status.neighbours = devices
+            return (lost, status.zones)
+        }
+        guard lost else { return }
+        for zone in zones { connection.post(.setsChanged(zone: zone)) }
+    }
+
+    /// Whether `connection`'s peer, by what it last said, is connected to every one of
+    /// `authors` (or is one of them): then it has their sets from them directly.
+    func reachesDirectly(_ authors: Set<PeerID>, _ connection: PeerConnection) -> Bool {
+        guard !authors.isEmpty else { return false }
+        let neighbours = connection.status.withLock { $0.neighbours }
+        guard let neighbours else { return false }
+        return authors.allSatisfy { $0 == connection.peer || neighbours.contains($0) }
+    }
+}
