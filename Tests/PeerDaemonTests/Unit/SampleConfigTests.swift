@@ -1,4 +1,5 @@
 import Foundation
+import Replication
 import TestSupport
 import Testing
 
@@ -23,6 +24,12 @@ import Testing
             if SettingsTable.named(parts[0]) != nil { found[parts[0]] = parts[1] }
         }
         return found
+    }
+
+    /// The config's bound on the members a share URL lists is the most a URL may list.
+    @Test func shareURLMembersIsBoundedByWhatAURLMayList() throws {
+        let setting = try #require(SettingsTable.named("share_url_members"))
+        #expect(setting.allowed == "a whole number from 0 to \(ShareURL.maximumMembers)")
     }
 
     @Test func everySettingIsDocumented() throws {
