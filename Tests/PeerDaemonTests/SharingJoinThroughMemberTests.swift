@@ -71,6 +71,41 @@ import Testing
         for peer in everyone { try peer.stop() }
     }
 
+    /// The owner returns while every member that could relay the joiner's accept is away: the
+    /// joiner shows the owner its signed accept itself, and the owner ratifies it and takes
+    /// the joiner's changes.
+    @Test func aJoinerAsksTheReturningOwnerItselfWhenNoMemberIsThere() throws {
+        let (peers, dave, shared) = try Self.beachSharedWithBobAndCarol(newcomer: "dave")
+        let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)
+        _ = try alice.json("share", "invite", shared.share, dave.person, "--permission", "read-write")
+        let url = try #require(alice.share(shared.share)["url"]?.stringValue)
+        try alice.stop()
+        let accepted = try dave.json("accept", url)
+        #expect(accepted["via"]?.stringValue != nil, "\(accepted)")
+        _ = try dave.json("tag", "add", shared.photo, "from-dave")
+        let expected = ["beach.jpg": ["from-dave", "summer"]]
+        for peer in [bob, carol] {
+            try waitUntil("\(peer.name) to see dave's tag") { try peer.sees(share: shared.share) == expected }
+        }
+        try bob.stop()
+        try carol.stop()
+
+        try alice.start(sameAddress: true)
+        do {
+            try waitUntil("alice to ratify dave's join and take his tag", timeout: .seconds(60)) {
+                try alice.participantStatus(dave, in: shared.share) == "accepted"
+                    && alice.sees(share: shared.share) == expected
+            }
+        } catch {
+            throw HarnessError("\(error)\n--- alice's log:\n\(alice.log)\n--- dave's log:\n\(dave.log)")
+        }
+        #expect(dave.log.contains("the owner ratified this device's join of share \(shared.share)"))
+        try dave.syncWait()
+        #expect(try dave.sees(share: shared.share) == expected, "nothing of dave's was undone")
+        try alice.stop()
+        try dave.stop()
+    }
+
     /// A member admits only what the share's signed log admits: a person the owner never
     /// invited, holding the URL of a private share, is refused by the member with the reason,
     /// and nothing changes on either side.

@@ -44,17 +44,18 @@ enum JoinHandler {
     /// the log takes is stored once the joiner is admitted and goes to `publish`. The
     /// person's device list is kept only once it is admitted.
     ///
-    /// `ratifying`: the request stands for an accept a member relayed (it admitted the
-    /// joiner while this owner was away). The URL's token is not in a person's accept; the
-    /// log's invitation of the person, which such an accept needs, stands in for it.
+    /// A request without a token stands for a join a member admitted while this owner was
+    /// away (the member relays the joiner's accept, or the joiner asks itself): a person's
+    /// accept names no token, and the log's invitation of the person, which such an accept
+    /// needs, stands in for the URL's token. A URL's token is never empty.
     static func respond(
         to request: JoinRequest, from peer: PeerID, person: DeviceList? = nil, library: Library,
-        ratifying: Bool = false, publish: (String, [[UInt8]]) -> Void = { _, _ in }
+        publish: (String, [[UInt8]]) -> Void = { _, _ in }
     ) -> JoinResponse {
         let store = library.privateStore
         do {
             var valid = try store.isValidInvitation(zone: request.zone, token: request.token)
-            if !valid, ratifying, request.token.isEmpty,
+            if !valid, request.token.isEmpty,
                 case .keep = try verdict(on: request, from: peer, person: person, library: library)
             {
                 valid = true

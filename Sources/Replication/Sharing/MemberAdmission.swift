@@ -104,6 +104,19 @@ enum MemberAdmission {
         return members.contains { $0.zone == zone && $0.device == local && $0.permission != nil }
     }
 
+    /// This device's own accept of `zone`, as the zone's log holds it (the member that
+    /// admitted it relays it back): what it shows the owner to be ratified.
+    static func ownAccept(of zone: String, library: Library) -> MembershipOperation? {
+        let local = library.localPeer
+        let operations = ((try? library.sharedStore.membershipOperations(zone: zone)) ?? []).compactMap {
+            try? MembershipOperation(decoding: $0)
+        }
+        return operations.filter {
+            guard case .accept(_, let device, _) = $0.action else { return false }
+            return device == local && $0.signer == local
+        }.max { $0.stamp < $1.stamp }
+    }
+
     /// The refusal of a join the log does not admit: no live invitation of the person, and
     /// the token's hash is not among the share's live tokens.
     private static func refusal(of request: JoinRequest, person: DeviceList, in stored: StoredMembership)

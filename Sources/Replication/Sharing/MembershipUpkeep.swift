@@ -131,6 +131,10 @@ final class MembershipUpkeep: Sendable {
             guard !isStopped, !connected.contains(zone.owner),
                 let address = zone.address.flatMap(PeerAddress.init(parsing:))
             else { continue }
+            if MemberAdmission.awaitsRatification(zone.id, library: library) {
+                askRatification(of: zone.id, owner: zone.owner, at: address)
+                continue
+            }
             let answer: JoinResponse
             do {
                 answer = try ShareMembership.check(
@@ -153,6 +157,34 @@ final class MembershipUpkeep: Sendable {
             }
         }
         return purged
+    }
+
+    /// This device joined `zone` through a member while the owner was away, and the owner's
+    /// records do not name it yet: it shows the owner its signed accept (the owner hears of
+    /// it from members too, but they may all be away when it returns). Nothing is purged
+    /// here: a refusal is logged, and the owner's records decide once they arrive.
+    private func askRatification(of zone: String, owner: PeerID, at address: PeerAddress) {
+        guard let accept = MemberAdmission.ownAccept(of: zone, library: library) else { return }
+        let answer: JoinResponse
+        do {
+            answer = try ShareMembership.ratify(
+                zone: zone, accept: accept, owner: owner, address: address, identity: identity,
+                deviceList: deviceList, timeout: Self.checkTimeout)
+        } catch {
+            return  // The owner is offline: asked again next round.
+        }
+        switch answer {
+        case .accepted:
+            logger.log(.info, "the owner ratified this device's join of share \(zone), admitted by a member")
+            membershipChanged()
+        case .refused(_, let message):
+            logger.log(.warning, "the owner did not ratify this device's join of share \(zone): \(message)")
+        case .acceptTooEarly:
+            logger.log(
+                .warning,
+                "the owner did not ratify this device's join of share \(zone): it dates the accept before "
+                    + "its invitation")
+        }
     }
 
     private func purge(_ zone: String, because reason: String) {

@@ -15,6 +15,22 @@ enum ShareMembership {
             identity: identity, timeout: timeout)
     }
 
+    /// Asks the owner to ratify this device's join of `zone`, which a member admitted while
+    /// the owner was away (`MemberAdmission`): a join request carrying the device's signed
+    /// `accept`, and the URL token it names, if any (a person's accept names none: the
+    /// owner's log then needs its invitation of the person).
+    static func ratify(
+        zone: String, accept: MembershipOperation, owner: PeerID, address: PeerAddress,
+        identity: PeerIdentity,
+        deviceList: [[UInt8]], timeout: Duration = .seconds(10)
+    ) throws(AcceptError) -> JoinResponse {
+        var token = ""
+        if case .accept(_, _, let bytes?) = accept.action { token = String(decoding: bytes, as: UTF8.self) }
+        return try ShareGuest.exchange(
+            JoinRequest(zone: zone, token: token, accepts: [accept.encoded]).frame, host: address.host,
+            port: address.port, owner: owner, identity: identity, timeout: timeout, deviceList: deviceList)
+    }
+
     /// Tells the owner this peer left `zone`; to an owner that keeps the membership log,
     /// with this device's signed `leave` of its person (stamped by `library`'s clock), and
     /// its device list (`deviceList`) so that the owner can check it.
