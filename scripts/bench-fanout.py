@@ -59,6 +59,10 @@ WORK = tempfile.mkdtemp(prefix="peershare-bench-fanout-")
 DAEMONS = []
 PENDING_AFTER_SYNC = []  # (participant, seconds) whose photo was pending after `sync` with `wait`
 RETRIED_SYNCS = []  # (participant, unreachable) of every `sync` that reached not everyone
+# (participant, message) of every accept that timed out and was tried again: with dozens
+# joining at once on a loaded 2-core machine, the owner has answered a join after more than
+# the joiner's 10 s (a known weakness, docs/PERFORMANCE-NOTES.md); counted, not hidden.
+RETRIED_ACCEPTS = []
 PGID = None
 LIBC = ctypes.CDLL(None, use_errno=True)
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -231,9 +235,12 @@ def accept_all(participants, url, share, timeout=180):
                 d.request("accept", {"url": url}, timeout=60)
                 break
             except Refused as e:
-                if e.code != "owner_busy" or time.monotonic() + delay > deadline:
+                timed_out = e.code == "protocol_error" and "timed out" in str(e)
+                if (e.code != "owner_busy" and not timed_out) or time.monotonic() + delay > deadline:
                     raise
-                time.sleep(delay)  # the owner asked us to come back later
+                if timed_out:
+                    RETRIED_ACCEPTS.append((d.name, str(e)))
+                time.sleep(delay)  # the owner asked us to come back later, or was too slow
                 delay = min(delay * 2, 1.0)
         # `sync` with `wait` answers in sync with the owner listed as unreachable when its
         # dials failed (the owner refuses handshakes past max_incoming_handshakes while
@@ -536,6 +543,8 @@ def main():
     t = time.monotonic()
     accept_all(participants, share["url"], ZONE)
     log(f"every participant accepted and holds the photo after {time.monotonic() - t:.1f} s")
+    for name, message in RETRIED_ACCEPTS:
+        log(f"{name}: an accept timed out and was tried again: {message}")
     for name, unreachable in RETRIED_SYNCS:
         log(f"{name}: a sync had to be repeated: unreachable {unreachable}")
     for name, seconds in PENDING_AFTER_SYNC:
@@ -588,7 +597,8 @@ def main():
     rows.append((f"{PARTICIPANTS + 1} daemons after the fan-out set-up{mesh_label()}: total RSS; threads per daemon",
                  "—", f"{rss:.0f} MiB in all (owner {owner_rss:.1f} MiB, a participant "
                  f"{part_rss[len(part_rss) // 2]:.1f} MiB median); owner {threads} threads, {connected} peers "
-                 f"connected; a participant {spread(part_threads)} threads, {spread(counts)} peers connected",
+                 f"connected; a participant {spread(part_threads)} threads, {spread(counts)} peers connected; "
+                 f"accepts that timed out (10 s) and were tried again: {len(RETRIED_ACCEPTS)} of {PARTICIPANTS}",
                  "—", "—", "—"))
     print(setup)
     for r in rows:

@@ -16,6 +16,10 @@ struct EngineState: Sendable {
     var nextConnectionID = 0
     var loopWake = false
     var refreshRequested = false
+    /// A connection was made or lost since the members were last told this side's
+    /// neighbours: the loop tells them at its next tick (`announceNeighbours`), so that the
+    /// churn of a mesh forming costs one announcement per second, not one per connection.
+    var neighboursChanged = false
     /// Zones whose share or participant records were committed since the loop last issued
     /// membership operations.
     var membershipTouched: Set<String> = []

@@ -215,7 +215,7 @@ extension ReplicationEngine: ConnectionOwner {
         let direction = connection.dialedByLocal ? "dialed" : "accepted"
         logger.log(.info, "connected (\(direction), \(connection.tls.remoteAddress))", peer: peer)
         emit(.connected(peer, dialedByUs: connection.dialedByLocal))
-        announceNeighbours()
+        state.withLock { $0.neighboursChanged = true }
         return nil
     }
 
@@ -292,7 +292,7 @@ extension ReplicationEngine: ConnectionOwner {
         }
         if wasCurrent {
             emit(.disconnected(peer, reason: reason.description))
-            announceNeighbours()
+            state.withLock { $0.neighboursChanged = true }
         }
         wakeLoop()
     }

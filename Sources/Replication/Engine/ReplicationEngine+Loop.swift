@@ -40,6 +40,12 @@ extension ReplicationEngine {
                 for connection in state.withLock({ Array($0.connections.values) }) { connection.post(.tick) }
                 closeOverdueGuests()
                 releaseMemoryAfterBurst()
+                if state.withLock({ state in
+                    defer { state.neighboursChanged = false }
+                    return state.neighboursChanged
+                }) {
+                    announceNeighbours()
+                }
                 nextTick = now + configuration.tickInterval
             }
             startDueDials()

@@ -1,7 +1,7 @@
 import Store
 
 /// Neighbours: each member tells the peers it replicates with which members it is connected
-/// to (`NeighboursMessage`, docs/PROTOCOL.md §7.9), so that a member relaying others' signed
+/// to (`NeighboursMessage`, docs/PROTOCOL.md §7.9; at most once per loop tick), so that a member relaying others' signed
 /// sets while the owner is away passes them only to peers that are not connected to the
 /// sets' authors (an author pushes its own sets to every connection). Without it, every
 /// member passes every set to every connection: members × connections messages per change.
@@ -33,7 +33,8 @@ extension ReplicationEngine {
 
     /// The peer told which members it is connected to. One it is no longer connected to may
     /// have taken sets from that member directly that it now lacks: this side checks again
-    /// what the peer lacks of every zone they replicate.
+    /// what the peer lacks of every zone they replicate whose owner is away (with the owner
+    /// connected, its deltas bring everything).
     func neighboursAnnounced(_ devices: Set<PeerID>, on connection: PeerConnection) {
         let (lost, zones) = connection.status.withLock { status -> (Bool, Set<String>) in
             let lost = status.neighbours.map { !$0.subtracting(devices).isEmpty } ?? false
@@ -41,7 +42,7 @@ extension ReplicationEngine {
             return (lost, status.zones)
         }
         guard lost else { return }
-        for zone in zones { connection.post(.setsChanged(zone: zone)) }
+        for zone in zones where !ownerConnected(zone: zone) { connection.post(.setsChanged(zone: zone)) }
     }
 
     /// Whether `connection`'s peer, by what it last said, is connected to every one of

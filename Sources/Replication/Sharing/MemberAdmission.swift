@@ -94,11 +94,12 @@ enum MemberAdmission {
     }
 
     /// Whether this device joined `zone` through a member and the owner's records do not
-    /// name it yet: the owner, asked, would not know it (until a member relays its accept).
+    /// say yet that it accepted (or was removed): the owner, asked, would not know of the
+    /// join until it sees the accept.
     static func awaitsRatification(_ zone: String, library: Library) -> Bool {
         let local = library.localPeer
-        let share = try? library.sharedStore.share(zone)
-        guard share?.participants.contains(where: { $0.peer == local }) != true,
+        let record = (try? library.sharedStore.share(zone))?.participants.first { $0.peer == local }
+        guard record?.status != .accepted, record?.status != .removed,
             let members = try? library.sharedStore.logMembers()
         else { return false }
         return members.contains { $0.zone == zone && $0.device == local && $0.permission != nil }
