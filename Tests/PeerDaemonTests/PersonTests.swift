@@ -5,7 +5,7 @@ import Testing
 
 /// Every device belongs to a person (issue 12): founded on the first start, kept across
 /// restarts, shown by `id` and `status`.
-@Suite struct PersonTests {
+@Suite(.onOwnThreads) struct PersonTests {
     @Test func aDaemonFoundsItsPersonOnceAndKeepsItAcrossRestarts() throws {
         let directory = try TestDirectory()
         let first = try DaemonProcess.startReady(in: directory)

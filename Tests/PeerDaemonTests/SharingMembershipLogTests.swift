@@ -8,7 +8,7 @@ import Testing
 /// The signed membership log beside the share and participant records (issue 12, step 2):
 /// the owner issues it, joiners sign their accepts and leavers their leaves, every
 /// participant receives and verifies it, and `share show --json` reports it on both sides.
-@Suite(.serialized) struct SharingMembershipLogTests {
+@Suite(.serialized, .onOwnThreads) struct SharingMembershipLogTests {
     /// `share show --json`'s membership object: (operations, matches_records).
     private func membership(_ peer: SharingPeer, _ share: String) throws -> (Int, Bool)? {
         guard let object = try peer.share(share)["membership"],

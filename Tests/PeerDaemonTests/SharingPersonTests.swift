@@ -7,7 +7,7 @@ import Testing
 /// Shares owned by, and shared with, persons (SPEC §12): an invitation, a permission change
 /// or a removal names a person ID or a device ID of that person; each participant record
 /// carries its device's person; and shares written before persons gain them on upgrade.
-@Suite(.serialized) struct SharingPersonTests {
+@Suite(.serialized, .onOwnThreads) struct SharingPersonTests {
     @Test func aPersonIsInvitedAdministeredAndRemovedByPersonIDOrDeviceID() throws {
         let peers = try SharingPeers()
         let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)
