@@ -97,10 +97,11 @@ public struct Membership: Sendable, Equatable {
             let fromLog = (logMembers[share.zone] ?? []).filter { records[$0.device]?.status != .removed }
             // Only while this library is itself an accepted participant (by the records, or
             // by the log until the records name it).
-            let takesPart =
-                records[local]?.status == .accepted
-                || (records[local] == nil && fromLog.contains { $0.device == local && $0.permission != nil })
-            guard takesPart else { continue }
+            let admittedByLog = fromLog.contains { $0.device == local && $0.permission != nil }
+            guard MemberAdmission.takesPart(status: records[local]?.status, admittedByLog: admittedByLog)
+            else {
+                continue
+            }
             var members: [PeerID: String?] = [:]
             for participant in share.participants where participant.status == .accepted {
                 members[participant.peer] = participant.address

@@ -96,7 +96,10 @@ extension ReplicationEngine {
     ) {
         let peer = connection.peer
         do {
-            if try library.privateStore.share(zone)?.owner == library.localPeer {
+            let owned = state.withLock {
+                $0.membership.zones(with: peer).contains { $0.zone == zone && $0.localIsOwner }
+            }
+            if owned {
                 ratify(zone: zone, operations: operations, signerLists: signerLists, from: connection)
                 return
             }

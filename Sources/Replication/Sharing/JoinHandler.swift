@@ -54,19 +54,20 @@ enum JoinHandler {
     ) -> JoinResponse {
         let store = library.privateStore
         do {
-            var valid = try store.isValidInvitation(zone: request.zone, token: request.token)
-            if !valid, request.token.isEmpty,
-                case .keep = try verdict(on: request, from: peer, person: person, library: library)
-            {
-                valid = true
-            }
+            let tokenIsValid = try store.isValidInvitation(zone: request.zone, token: request.token)
+            // The accepts are checked once: for a valid token, or for a request without one.
+            let checked =
+                tokenIsValid || request.token.isEmpty
+                ? try verdict(on: request, from: peer, person: person, library: library) : .none
+            var valid = tokenIsValid
             var accept: MembershipOperation?
-            if valid {
-                switch try verdict(on: request, from: peer, person: person, library: library) {
-                case .none: break
-                case .keep(let operation): accept = operation
-                case .tooEarly(let clock): return .acceptTooEarly(clock: clock)
-                }
+            switch checked {
+            case .none: break
+            case .keep(let operation):
+                valid = true
+                accept = operation
+            case .tooEarly(let clock):
+                if tokenIsValid { return .acceptTooEarly(clock: clock) }
             }
             let permission = try store.admit(
                 peer: peer, person: person?.person, zone: request.zone, tokenIsValid: valid)

@@ -84,12 +84,21 @@ enum MemberAdmission {
     /// the log until the records name it.
     static func takesPart(_ share: ShareInfo, library: Library) throws -> Bool {
         let local = library.localPeer
-        if let record = share.participants.first(where: { $0.peer == local }) {
-            if record.status == .accepted { return true }
-            if record.status == .removed { return false }
-        }
-        return try library.sharedStore.logMembers().contains {
-            $0.zone == share.zone && $0.device == local && $0.permission != nil
+        return takesPart(
+            status: share.participants.first { $0.peer == local }?.status,
+            admittedByLog: try library.sharedStore.logMembers().contains {
+                $0.zone == share.zone && $0.device == local && $0.permission != nil
+            })
+    }
+
+    /// The rule, given this device's record status in a zone (nil: no record) and whether the
+    /// zone's log admits it: an accepted record takes part, a removed one does not, and
+    /// otherwise (no record, or an invitation not yet accepted) the log decides.
+    static func takesPart(status: ParticipantStatus?, admittedByLog: Bool) -> Bool {
+        switch status {
+        case .accepted: true
+        case .removed: false
+        case .pending, nil: admittedByLog
         }
     }
 

@@ -60,16 +60,7 @@ import Testing
             clock: HybridLogicalClock { HybridLogicalClock.wallMilliseconds() - 3_600_000 })
         let (zone, token) = try JoinAcceptTests.share(
             by: owner.device, publicPermission: .none, inviting: joiner.identity.peerID)
-        let url = ShareURL(
-            host: "127.0.0.1", port: owner.listener.port, zone: zone, owner: owner.device.identity.peerID,
-            token: token)
-        let entries = joiner.list.entries.map(\.encoded)
-        let joined = try await onIOThread {
-            Result { () throws(AcceptError) in
-                try ShareJoiner.join(
-                    url, identity: joiner.identity, library: joiner.library, deviceList: entries)
-            }
-        }.get()
+        let joined = try await Self.join(joiner, to: owner, zone: zone, token: token)
         #expect(joined == ShareJoiner.Joined(zone: zone, title: "Holidays", permission: .readWrite))
         // The first request's accept was dated an hour too early: a second one followed.
         #expect(owner.requests.withLock { $0 } == 2)
@@ -84,18 +75,26 @@ import Testing
         let joiner = try Device()
         let (zone, token) = try JoinAcceptTests.share(
             by: owner.device, publicPermission: .none, inviting: joiner.identity.peerID)
+        let joined = try await Self.join(joiner, to: owner, zone: zone, token: token)
+        #expect(joined.permission == .readWrite)
+        #expect(owner.requests.withLock { $0 } == 1)
+        #expect(owner.accepts.withLock { $0 } == 0)
+    }
+
+    /// `joiner` accepts the URL of `zone` at `owner` (with its device list), off the
+    /// cooperative pool.
+    private static func join(_ joiner: Device, to owner: Owner, zone: String, token: String) async throws
+        -> ShareJoiner.Joined
+    {
         let url = ShareURL(
             host: "127.0.0.1", port: owner.listener.port, zone: zone, owner: owner.device.identity.peerID,
             token: token)
         let entries = joiner.list.entries.map(\.encoded)
-        let joined = try await onIOThread {
+        return try await onIOThread {
             Result { () throws(AcceptError) in
                 try ShareJoiner.join(
                     url, identity: joiner.identity, library: joiner.library, deviceList: entries)
             }
         }.get()
-        #expect(joined.permission == .readWrite)
-        #expect(owner.requests.withLock { $0 } == 1)
-        #expect(owner.accepts.withLock { $0 } == 0)
     }
 }
