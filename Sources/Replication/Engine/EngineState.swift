@@ -7,7 +7,12 @@ struct EngineState: Sendable {
     var running = false
     var stopped = false
     var membership = Membership()
+    /// The one address the stores hold per member (a URL's, the last one it announced).
     var addresses: [PeerID: PeerAddress] = [:]
+    /// Every other address known per member: signed records, the LAN, what worked.
+    var book = AddressBook()
+    /// This device's own newest signed address record.
+    var ownRecord: AddressRecord?
     var pausedAll = false
     var pausedPeers: Set<PeerID> = []
     var records: [PeerID: PeerRecord] = [:]
@@ -38,6 +43,16 @@ struct EngineState: Sendable {
     /// Peers worth a line in `peers`: members of a zone, and peers whose address was given.
     var knownPeers: Set<PeerID> { membership.peers.union(addresses.keys) }
 
+    /// The addresses a dial of `peer` tries, best first.
+    func dialAddresses(_ peer: PeerID) -> [PeerAddress] {
+        book.candidates(for: peer, stored: addresses[peer])
+    }
+
+    /// Whether any address of `peer` is known.
+    func hasAddress(_ peer: PeerID) -> Bool {
+        addresses[peer] != nil || !book.candidates(for: peer, stored: nil).isEmpty
+    }
+
     /// Drops the record of `peer` when it is neither known nor connected nor being dialed:
     /// a stranger that came and went leaves nothing behind.
     mutating func forgetIfStranger(_ peer: PeerID) {
@@ -51,6 +66,7 @@ struct EngineState: Sendable {
     /// address it was given (fellow participants up to the mesh's dial limit).
     var dialTargets: Set<PeerID> {
         membership.owners.union(addresses.keys.filter { membership.dials($0) })
+            .union(book.devices.filter { membership.dials($0) })
     }
 
     /// The connections in use, one per peer.
@@ -80,6 +96,8 @@ struct PeerRecord: Sendable {
     /// The sync round in which a dial failed with no connection since: the peer does not
     /// hold up `sync --wait` in that round.
     var unreachableRound: Int?
+    /// The address the dial under way (or the last one) reached the peer at.
+    var dialedAddress: PeerAddress?
     /// Not before this instant; nil means now.
     var nextDial: ContinuousClock.Instant?
     /// Bytes of connections that have ended.
@@ -109,6 +127,21 @@ public struct PeerStatus: Sendable, Equatable {
     public let pendingData: Int
     /// Why the last connection or dial ended, if it failed.
     public let lastError: String?
+    /// Every address known for the peer, in the order a dial tries them.
+    public let addresses: [KnownAddress]
+}
+
+/// One address of a peer as `peers` shows it: where it was learnt, whether the connection in
+/// use was dialed there, and when a dial last reached the peer there.
+public struct KnownAddress: Sendable, Equatable {
+    public let address: PeerAddress
+    /// Where it was learnt: `record` (the peer's signed address record), `lan` (local
+    /// discovery), `stored` (a share URL, or what the peer said on a connection),
+    /// `confirmed` (only a dial that reached it once).
+    public let source: String
+    public let inUse: Bool
+    /// Wall-clock milliseconds of the last dial that reached the peer there.
+    public let lastConfirmed: UInt64?
 }
 
 /// Whether every zone is in sync with every member that can be reached, as `sync --wait`

@@ -46,6 +46,9 @@ public struct ReplicationConfiguration: Sendable {
     /// that members can dial it. Empty: the address the engine listens on itself, if any.
     /// Asked once per connection, so a reloaded setting applies to the next connections.
     public var advertisedAddresses: @Sendable () -> [PeerAddress] = { [] }
+    /// How often the advertised addresses are read again (the machine's interfaces may have
+    /// changed): a change makes a new signed address record, sent to every peer at once.
+    public var addressCheckInterval: Duration = .seconds(30)
     /// Receives `ReplicationEvent`s; runs on engine threads and must not block.
     public var onEvent: @Sendable (ReplicationEvent) -> Void = { _ in }
 

@@ -59,19 +59,26 @@ extension ReplicationEngine: ConnectionOwner {
         logger.log(.info, "incoming connection from \(socket.remoteAddress) failed: \(error)")
     }
 
-    /// Dials `peer` at `address` on the calling thread (a dialer thread).
-    func dial(_ peer: PeerID, at address: PeerAddress) {
-        do {
-            let socket = try TCPDialer.connect(
-                host: address.host, port: address.port, timeout: configuration.dialTimeout)
-            let connectedAt = ContinuousClock.now
-            var tls = TLSConfiguration.client(identity: identity, expecting: peer)
-            tls.handshakeTimeout = configuration.handshakeTimeout
-            startConnection(
-                try TLSConnection.handshake(over: socket, configuration: tls), connectedAt: connectedAt)
-        } catch {
-            dialFailed(peer, reason: "\(error)")
+    /// Dials `peer` on the calling thread (a dialer thread), trying `addresses` in turn until
+    /// one connects and passes the TLS handshake pinned to `peer`.
+    func dial(_ peer: PeerID, at addresses: [PeerAddress]) {
+        var failures: [String] = []
+        for address in addresses {
+            do {
+                let socket = try TCPDialer.connect(
+                    host: address.host, port: address.port, timeout: configuration.dialTimeout)
+                let connectedAt = ContinuousClock.now
+                var tls = TLSConfiguration.client(identity: identity, expecting: peer)
+                tls.handshakeTimeout = configuration.handshakeTimeout
+                let connection = try TLSConnection.handshake(over: socket, configuration: tls)
+                state.withLock { $0.records[peer, default: PeerRecord()].dialedAddress = address }
+                startConnection(connection, connectedAt: connectedAt)
+                return
+            } catch {
+                failures.append(addresses.count > 1 ? "\(address): \(error)" : "\(error)")
+            }
         }
+        dialFailed(peer, reason: failures.joined(separator: "; "))
     }
 
     private func dialFailed(_ peer: PeerID, reason: String) {
@@ -212,6 +219,12 @@ extension ReplicationEngine: ConnectionOwner {
         if Set(zones.map(\.zone)) != connection.status.withLock({ $0.zones }) {
             connection.post(.zonesChanged(sessionZones(for: peer)))
         }
+        if connection.dialedByLocal {
+            confirmDialedAddress(of: peer)
+        } else {
+            state.withLock { $0.book.clearInUse(peer) }
+        }
+        sendAddressRecords(on: connection)
         let direction = connection.dialedByLocal ? "dialed" : "accepted"
         logger.log(.info, "connected (\(direction), \(connection.tls.remoteAddress))", peer: peer)
         emit(.connected(peer, dialedByUs: connection.dialedByLocal))
@@ -291,6 +304,7 @@ extension ReplicationEngine: ConnectionOwner {
             return wasCurrent
         }
         if wasCurrent {
+            state.withLock { $0.book.clearInUse(peer) }
             emit(.disconnected(peer, reason: reason.description))
             state.withLock { $0.neighboursChanged = true }
         }
@@ -308,6 +322,8 @@ extension ReplicationEngine: ConnectionOwner {
                 state.records[peer]?.attempt = 0
                 state.records[peer]?.unreachableRound = nil
             }
+        case .addressRecordsAnnounced(let records):
+            receivedAddressRecords(records, from: connection)
         case .addressesAnnounced(let addresses):
             connection.status.withLock { $0.announcedAddresses = addresses }
             recordAddress(of: connection)

@@ -14,10 +14,12 @@ extension ReplicationEngine {
     func runLoop() {
         var nextTick = ContinuousClock.now + configuration.tickInterval
         var nextRefresh = ContinuousClock.now + configuration.membershipRefreshInterval
+        var nextAddressCheck = ContinuousClock.now + configuration.addressCheckInterval
+        refreshOwnRecord()
         // Shares made before the log get theirs now; the others catch up on what changed.
         issueMembership(zones: nil)
         while true {
-            let wait = min(nextTick, nextRefresh, nextDialDue() ?? nextTick) - .now
+            let wait = min(nextTick, nextRefresh, nextAddressCheck, nextDialDue() ?? nextTick) - .now
             loopCondition.withLock {
                 if !state.withLock({ $0.loopWake }) && wait > .zero { loopCondition.wait(timeout: wait) }
                 state.withLock { $0.loopWake = false }
@@ -36,6 +38,10 @@ extension ReplicationEngine {
                 nextRefresh = now + configuration.membershipRefreshInterval
             }
             if !touched.isEmpty { issueMembership(zones: touched) }
+            if now >= nextAddressCheck {
+                refreshOwnRecord()
+                nextAddressCheck = now + configuration.addressCheckInterval
+            }
             if now >= nextTick {
                 for connection in state.withLock({ Array($0.connections.values) }) { connection.post(.tick) }
                 closeOverdueGuests()
@@ -57,8 +63,7 @@ extension ReplicationEngine {
         state.withLock { state in
             state.dialTargets.compactMap { peer -> ContinuousClock.Instant? in
                 let record = state.records[peer] ?? PeerRecord()
-                guard record.current == nil, !record.dialing, !state.isPaused(peer),
-                    state.addresses[peer] != nil
+                guard record.current == nil, !record.dialing, !state.isPaused(peer), state.hasAddress(peer)
                 else { return nil }
                 return record.nextDial ?? .now
             }.min()
@@ -67,24 +72,25 @@ extension ReplicationEngine {
 
     private func startDueDials() {
         let now = ContinuousClock.now
-        let due = state.withLock { state -> [(PeerID, PeerAddress)] in
+        let due = state.withLock { state -> [(PeerID, [PeerAddress])] in
             guard state.running else { return [] }
-            var due: [(PeerID, PeerAddress)] = []
+            var due: [(PeerID, [PeerAddress])] = []
             for peer in state.dialTargets.sorted() {
                 var record = state.records[peer] ?? PeerRecord()
-                guard record.current == nil, !record.dialing, !state.isPaused(peer),
-                    let address = state.addresses[peer], (record.nextDial ?? now) <= now
+                let addresses = state.dialAddresses(peer)
+                guard record.current == nil, !record.dialing, !state.isPaused(peer), !addresses.isEmpty,
+                    (record.nextDial ?? now) <= now
                 else { continue }
                 record.dialing = true
                 record.dialRound = state.syncRound
                 state.records[peer] = record
-                due.append((peer, address))
+                due.append((peer, addresses))
             }
             return due
         }
-        for (peer, address) in due {
-            logger.log(.debug, "dialing \(address)", peer: peer)
-            IOThread.detach { [self] in dial(peer, at: address) }
+        for (peer, addresses) in due {
+            logger.log(.debug, "dialing \(addresses.map(\.description).joined(separator: ", "))", peer: peer)
+            IOThread.detach { [self] in dial(peer, at: addresses) }
         }
     }
 
@@ -104,6 +110,7 @@ extension ReplicationEngine {
         let (connections, previous) = state.withLock { state -> ([PeerConnection], Membership) in
             let previous = state.membership
             state.membership = membership
+            state.book.keep(only: membership.peers)
             for peer in Array(state.records.keys) { state.forgetIfStranger(peer) }
             return (state.current, previous)
         }

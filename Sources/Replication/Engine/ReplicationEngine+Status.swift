@@ -37,7 +37,27 @@ extension ReplicationEngine {
             bytesOut: record.bytesOut + (live?.2 ?? 0), zones: zones,
             inSync: current.map { inSync($0, zones: replicated) } ?? false,
             pendingData: live?.0.pendingData ?? 0,
-            lastError: record.lastError)
+            lastError: record.lastError, addresses: knownAddresses(of: peer, state))
+    }
+
+    private func knownAddresses(of peer: PeerID, _ state: EngineState) -> [KnownAddress] {
+        let entry = state.book.entry(peer)
+        return state.dialAddresses(peer).map { address in
+            let source =
+                if entry?.record?.addresses.contains(address) == true {
+                    "record"
+                } else if entry?.discovered[address] != nil {
+                    "lan"
+                } else if state.addresses[peer] == address {
+                    "stored"
+                } else {
+                    "confirmed"
+                }
+            return KnownAddress(
+                address: address, source: source,
+                inUse: entry?.inUse == address && state.records[peer]?.current != nil,
+                lastConfirmed: entry?.confirmed[address])
+        }
     }
 
     /// Whether every member that can be reached has been reached and agrees: every peer this

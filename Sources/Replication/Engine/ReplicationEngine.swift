@@ -72,6 +72,7 @@ public final class ReplicationEngine: @unchecked Sendable {
             try library.privateStore.claimOwnedShares(for: person)
         }
         adoptAddresses(membership.addresses)
+        loadAddressRecords()
         for store in library.stores {
             let relays = store.kind == .private
             store.observe { [weak self] entry in self?.committed(entry, relays: relays) }

@@ -68,6 +68,8 @@ public enum SessionNotice: Equatable, Sendable {
     case dataServed(ContentHash, count: Int)
     /// The peer said where it listens (its advertised addresses, best first).
     case addressesAnnounced([PeerAddress])
+    /// The peer sent signed address records (decoded, unchecked).
+    case addressRecordsAnnounced([AddressRecord])
     /// The peer told which person it is: its device list's encoded entries, unchecked.
     case deviceListAnnounced([[UInt8]])
     /// The peer announced `zone`, which this side owns: its membership log is to be sent

@@ -131,6 +131,8 @@ public enum SessionEvent: Sendable {
     /// The members this side is connected to now, among those the peer may know of: told to
     /// the peer (`NeighboursMessage`) when both hellos agreed on it.
     case sendNeighbours([PeerID])
+    /// Signed address records to tell the peer (`AddressRecordsMessage`), if it takes them.
+    case sendAddressRecords([AddressRecord])
     /// The store's answer to `SessionAction.prepareSets`.
     case setsPrepared(zone: String, Result<PreparedSets, SessionFailure>)
     /// The store's answer to `SessionAction.applySets`.

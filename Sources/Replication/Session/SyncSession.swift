@@ -64,6 +64,7 @@ public struct SyncSession: Sendable {
     /// The optional features this build announces in its hello.
     public static let capabilities: Capabilities = [
         .addresses, .refusalNotices, .persons, .membership, .signerLists, .signedSets, .neighbours,
+        .addressRecords,
     ]
 
     public init(
@@ -166,6 +167,13 @@ public struct SyncSession: Sendable {
             if state == .active, agreement?.capabilities.contains(.neighbours) == true {
                 out.send(NeighboursMessage(devices))
             }
+        case .sendAddressRecords(let records):
+            if state == .active, agreement?.capabilities.contains(.addressRecords) == true, !records.isEmpty {
+                let most = configuration.limits.maxAddressRecords
+                for start in stride(from: 0, to: records.count, by: most) {
+                    out.send(AddressRecordsMessage(Array(records[start..<min(start + most, records.count)])))
+                }
+            }
         case .setsPrepared(let zone, let result): setsPrepared(zone: zone, result)
         case .setsApplied(let zone, let outcome): setsApplied(zone: zone, outcome)
         case .closeRequested(let code, let reason): close(.local(code, reason), code: code)
@@ -258,6 +266,11 @@ public struct SyncSession: Sendable {
                 throw ProtocolViolation("a neighbours message, but the hellos did not agree on neighbours")
             }
             out.notify(.neighboursAnnounced(Set(message.devices)))
+        case .addressRecords(let message):
+            guard agreement?.capabilities.contains(.addressRecords) == true else {
+                throw ProtocolViolation("address records, but the hellos did not agree on address records")
+            }
+            out.notify(.addressRecordsAnnounced(message.records))
         }
     }
 

@@ -3,7 +3,7 @@
 /// A released migration is never edited: a change to the schema is a new entry at the end,
 /// so a store written by any earlier version opens and upgrades in place.
 enum Migrations {
-    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13]
+    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14]
 
     /// Brings `db` to the latest version, each migration in its own transaction.
     static func migrate(_ db: Database) throws {
@@ -184,6 +184,20 @@ enum Migrations {
             permission TEXT,
             address TEXT,
             PRIMARY KEY (zone, device)
+        ) WITHOUT ROWID;
+        """
+
+    /// Where devices listen, as they signed it (issue 13): the newest signed address record
+    /// of each device (this one's own included), and the address a dial last reached it at.
+    /// Local bookkeeping, never replicated; a row may hold a confirmation without a record
+    /// (an address learnt from a URL or a connection).
+    static let v14 = """
+        CREATE TABLE address_records (
+            device TEXT PRIMARY KEY,
+            version INTEGER NOT NULL DEFAULT 0,
+            record BLOB,
+            confirmed_address TEXT,
+            confirmed_at INTEGER
         ) WITHOUT ROWID;
         """
 

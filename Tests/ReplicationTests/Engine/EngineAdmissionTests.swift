@@ -120,8 +120,8 @@ import Testing
         // No addresses were given to the engines yet: dial both ways at once, by hand.
         a.engine.setAddress(nil, for: b.peer)
         b.engine.setAddress(nil, for: a.peer)
-        async let fromA: Void = IOThread.run { a.engine.dial(b.peer, at: b.address) }
-        async let fromB: Void = IOThread.run { b.engine.dial(a.peer, at: a.address) }
+        async let fromA: Void = IOThread.run { a.engine.dial(b.peer, at: [b.address]) }
+        async let fromB: Void = IOThread.run { b.engine.dial(a.peer, at: [a.address]) }
         _ = try await (fromA, fromB)
         let smaller = min(a.peer, b.peer)
         @Sendable func dialer(_ side: EnginePeer, _ other: PeerID) -> PeerID? {

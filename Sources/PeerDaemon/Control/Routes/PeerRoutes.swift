@@ -71,6 +71,15 @@ extension PeerStatus {
             "connected_since": connectedSince.map { .int(Int($0)) } ?? .null, "bytes_in": .int(bytesIn),
             "bytes_out": .int(bytesOut), "zones": .array(zones.map(JSON.string)), "in_sync": .bool(inSync),
             "pending_data": .int(pendingData), "last_error": lastError.map(JSON.string) ?? .null,
+            "addresses": .array(
+                addresses.map { known in
+                    [
+                        "address": .string(known.address.description), "source": .string(known.source),
+                        "in_use": .bool(known.inUse),
+                        "last_confirmed": known.lastConfirmed.map { StoreJSON.time(milliseconds: Int64($0)) }
+                            ?? .null,
+                    ]
+                }),
         ]
     }
 }

@@ -31,6 +31,9 @@ public struct MessageLimits: Sendable {
     public var maxSetAuthors = 1_024
     /// Devices one neighbours message may name.
     public var maxNeighbours = 1_024
+    /// Most records in one address-records message (one per member device of the zones
+    /// shared with the receiver).
+    public var maxAddressRecords = 1_024
     /// Largest certificate, in bytes (an Ed25519 self-signed certificate is about 300).
     public var maxCertificateBytes = 4_096
     /// Most sets in one signed-sets message.

@@ -21,6 +21,7 @@ public enum PeerMessage: Equatable, Sendable {
     case setVector(SetVectorMessage)
     case signedSets(SignedSetsMessage)
     case neighbours(NeighboursMessage)
+    case addressRecords(AddressRecordsMessage)
 
     /// Decodes `frame`; a hello or a type this build does not know is an unexpected message.
     public init(frame: Frame, limits: MessageLimits = MessageLimits()) throws(WireError) {
@@ -44,6 +45,7 @@ public enum PeerMessage: Equatable, Sendable {
         case .setVector: self = .setVector(try SetVectorMessage(frame: frame, limits: limits))
         case .signedSets: self = .signedSets(try SignedSetsMessage(frame: frame, limits: limits))
         case .neighbours: self = .neighbours(try NeighboursMessage(frame: frame, limits: limits))
+        case .addressRecords: self = .addressRecords(try AddressRecordsMessage(frame: frame, limits: limits))
         default: throw .unexpectedMessage(type: frame.type.rawValue, expected: "a replication message")
         }
     }
@@ -69,6 +71,7 @@ public enum PeerMessage: Equatable, Sendable {
         case .setVector(let message): return message.frame()
         case .signedSets(let message): return message.frame()
         case .neighbours(let message): return message.frame()
+        case .addressRecords(let message): return message.frame()
         }
     }
 }
