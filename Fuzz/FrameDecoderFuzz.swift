@@ -1,7 +1,8 @@
 import Store
 
 // libFuzzer target: the frame decoder (Sources/Replication/Wire/FrameDecoder.swift) and
-// every message decoder behind it (PeerMessage, hello, sharing messages).
+// every message decoder behind it (PeerMessage, hello, sharing messages), and the local
+// discovery datagram (the whole stream read as one).
 //
 // The first input byte picks a chunk size; the rest is a byte stream fed to a decoder in
 // chunks of that size. Checked: decoding in chunks gives the same frames and the same error
@@ -28,6 +29,9 @@ public func fuzzFrameDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         checkMessage(in: frame)
     }
     guard stream.starts(with: reencoded) else { fatalError("frames re-encode to other bytes") }
+    if let packet = try? DiscoveryPacket(decoding: stream) {
+        guard packet.encoded == stream else { fatalError("a discovery packet re-encodes to other bytes") }
+    }
     return 0
 }
 
@@ -66,7 +70,9 @@ private func checkMessage(in frame: Frame) {
         guard (try? JoinRequest(frame: request.frame)) == request else { fatalError("join request changed") }
     }
     if let response = try? JoinResponse(frame: frame) {
-        guard (try? JoinResponse(frame: response.frame)) == response else { fatalError("join response changed") }
+        guard (try? JoinResponse(frame: response.frame)) == response else {
+            fatalError("join response changed")
+        }
     }
     if let notice = try? ZoneNotice(frame: frame) {
         guard (try? ZoneNotice(frame: notice.frame)) == notice else { fatalError("zone notice changed") }

@@ -88,6 +88,7 @@ final class Daemon: Sendable {
         do {
             replication = try ReplicationHost(
                 identity: identity, library: library, limits: settings.limits, bus: bus, logger: logger,
+                discovery: settings.discoverySettings,
                 advertised: { [state] in state.advertiseAddresses })
         } catch {
             throw .replication(reason: "\(error)")

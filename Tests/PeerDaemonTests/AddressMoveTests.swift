@@ -115,6 +115,58 @@ import Testing
         for peer in peers.everyone + [dave] { try peer.stop() }
     }
 
+    @Test func aURLWhoseFirstOwnerAddressIsDeadIsAcceptedAtTheNextOne() throws {
+        let port = try Self.freeTCPPort()
+        let alice = try SharingPeer(
+            "alice",
+            arguments: ["--listen", "127.0.0.1:\(port)", "--advertise", "127.0.0.1:1,127.0.0.1:\(port)"])
+        let bob = try SharingPeer("bob")
+        for peer in [alice, bob] { peer.join([alice, bob]) }
+        let photo = try alice.addPhoto("beach.jpg", bytes: randomBytes(512), tags: ["summer"])
+        let created = try alice.json("share", "create", photo, "--public", "read-only")
+        let url = try #require(created["url"]?.stringValue)
+        #expect(url.hasPrefix("peershare://127.0.0.1:1/"), "\(url)")
+        #expect(url.contains("&at=127.0.0.1:\(port)"), "\(url)")
+        let accepted = try bob.json("accept", url)
+        #expect(accepted["via"] == .null, "the owner itself answered, at its second address: \(accepted)")
+        let share = try #require(created["share"]?.stringValue)
+        try waitUntil("bob to see the photo") { try bob.sees(share: share) == ["beach.jpg": ["summer"]] }
+        let listed = try Self.addresses(of: alice, at: bob).compactMap { $0["address"]?.stringValue }
+        #expect(Set(listed) == ["127.0.0.1:1", "127.0.0.1:\(port)"], "\(listed)")
+        try alice.stop()
+        try bob.stop()
+    }
+
+    @Test func acceptingAgainAURLWithTheOwnersNewAddressFindsItAgain() throws {
+        let peers = try SharingPeers()
+        let (alice, bob) = (peers.alice, peers.bob)
+        let shared = try peers.shareBeach()
+        try peers.carol.stop()
+        // Both move while apart: neither can reach the other where it last was.
+        try bob.stop()
+        try alice.stop()
+        try alice.start()
+        try bob.start()
+        try waitUntil("bob to fail to dial alice") {
+            try Self.entry(of: alice, at: bob)?["last_error"]?.stringValue != nil
+        }
+        let url = try #require(alice.share(shared.share)["url"]?.stringValue)
+        let again = try bob.refusal("accept", url)
+        #expect(again.code.rawValue == "already_member")
+        #expect(again.message.hasSuffix("the owner's addresses this URL gives are tried now"))
+        do {
+            try waitUntil("bob to be connected to alice again") {
+                try Self.entry(of: alice, at: bob)?["connected"] == true
+            }
+        } catch {
+            throw HarnessError("\(error): \(try Self.entry(of: alice, at: bob) ?? .null)\n\(bob.log)")
+        }
+        #expect(
+            try Self.addresses(of: alice, at: bob).contains { $0["address"]?.stringValue == alice.address })
+        try alice.stop()
+        try bob.stop()
+    }
+
     @Test func forgedAndReplayedAddressRecordsAreIgnored() throws {
         let peers = try SharingPeers()
         let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)
@@ -171,6 +223,13 @@ import Testing
             }
         }
         throw HarnessError("the connection closed before a record of \(device.short) came")
+    }
+
+    /// A TCP port free now (bound and released).
+    static func freeTCPPort() throws -> UInt16 {
+        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        return listener.port
     }
 
     /// `peer`'s line in `viewer`'s `peers`.

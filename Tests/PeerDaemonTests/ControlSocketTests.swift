@@ -128,7 +128,7 @@ import Testing
                 "peer_id", "person_id", "listen", "advertise", "advertise_all", "control_socket", "state_dir",
                 "config_file", "pid",
                 "uptime",
-                "log_level", "version", "watchers", "zones", "photos", "tags",
+                "log_level", "version", "watchers", "zones", "photos", "tags", "discovery",
             ])
         #expect(status["peer_id"] == .string(peerID))
         let listen = try #require(status["listen"]?.stringValue)

@@ -119,7 +119,10 @@ import Testing
         let before = try peers.everyone.map { try $0.state() }
         #expect(
             try bob.refusal("accept", url)
-                == ControlError("already_member", "you already take part in share \(share)"))
+                == ControlError(
+                    "already_member",
+                    "you already take part in share \(share); the owner's addresses this URL gives are tried now"
+                ))
         #expect(
             try alice.refusal("accept", url)
                 == ControlError("own_share", "this is your own share: you cannot accept it"))

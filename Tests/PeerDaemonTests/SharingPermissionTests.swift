@@ -113,7 +113,11 @@ import Testing
             #expect(try peer.sees() == ["beach.jpg": ["summer"]], "\(peer.name)")
         }
         // Nothing was relayed: bob never had anything to refuse.
-        #expect(!bob.log.contains("refused") && !bob.log.contains("forged"))
+        // (A dial of carol's while she was stopped may have met "Connection refused".)
+        let refusals = bob.log.split(separator: "\n").filter {
+            ($0.contains("refused") && !$0.contains("Connection refused")) || $0.contains("forged")
+        }
+        #expect(refusals.isEmpty, "\(refusals)")
         try peers.stop()
     }
 

@@ -88,8 +88,9 @@ import Testing
         #expect(try daemon.waitForExit() == 78)
         #expect(
             daemon.stderr
-                == "<3>peershared: \(config):3: unknown setting 'colour'; allowed settings are advertise, "
-                + "control_idle_timeout, control_socket, handshake_timeout, listen, log_level, "
+                == "<3>peershared: \(config):3: unknown setting 'colour'; allowed settings are "
+                + "address_check_interval, advertise, control_idle_timeout, control_socket, discovery_interval, "
+                + "discovery_port, handshake_timeout, listen, local_discovery, log_level, "
                 + "max_clock_ahead_seconds, max_control_connections, max_control_line_bytes, max_frame_bytes, "
                 + "max_guest_connections, max_incoming_handshakes, max_mesh_dials, max_name_bytes, max_photo_bytes, "
                 + "max_thumbnail_bytes, share_url_members, state_dir\n")

@@ -41,6 +41,26 @@ import Testing
         #expect(throws: ShareURLError.self) { try ShareURL(parsing: base + "&member=XYZ@h:2") }
     }
 
+    @Test func theOwnersFurtherAddressesRoundTripAndBadOnesAreExplained() throws {
+        let further = [try PeerAddress.parse("192.0.2.7:7733"), try PeerAddress.parse("[2001:db8::7]:7733")]
+        let url = ShareURL(
+            host: "127.0.0.1", port: 7733, zone: zone, owner: owner, token: token, alsoAt: further)
+        #expect(url.description.hasSuffix("&at=192.0.2.7:7733&at=[2001:db8::7]:7733"))
+        let parsed = try ShareURL(parsing: url.description)
+        #expect(parsed == url)
+        #expect(parsed.ownerAddresses == [PeerAddress(host: "127.0.0.1", port: 7733)] + further)
+
+        let base = "peershare://h:1/\(zone)?owner=\(owner)&invite=\(token)"
+        #expect(throws: ShareURLError.self) { try ShareURL(parsing: base + "&at=nowhere") }
+        let many = String(repeating: "&at=h:2", count: ShareURL.maximumAddresses + 1)
+        #expect(
+            throws: ShareURLError.invalid("at", "the URL lists 9 further owner addresses; at most 8 are read")
+        ) {
+            try ShareURL(parsing: base + many)
+        }
+        #expect(try ShareURL(parsing: base).alsoAt.isEmpty, "the first version's form")
+    }
+
     @Test func ipv6HostsAreBracketed() throws {
         let url = ShareURL(host: "::1", port: 9, zone: zone, owner: owner, token: token)
         #expect(url.description.hasPrefix("peershare://[::1]:9/"))

@@ -71,7 +71,7 @@ extension DaemonProcess {
     public func restart(label: String) throws -> DaemonProcess {
         let next = try DaemonProcess(
             in: directory, arguments: arguments, stateDirectory: stateDirectory, socketPath: socketPath,
-            label: label)
+            label: label, launcher: launcher)
         try next.waitUntilReady()
         return next
     }

@@ -15,6 +15,8 @@ public final class DaemonProcess: @unchecked Sendable {
     public let child: ChildProcess
     /// The arguments after the harness's own, kept for `restart`.
     public let arguments: [String]
+    /// The command the daemon runs under (`ip netns exec NS`, say), kept for `restart`.
+    public let launcher: [String]
 
     /// The environment every child gets: a private HOME (so no real config is read) and
     /// nothing else from the test process.
@@ -35,6 +37,7 @@ public final class DaemonProcess: @unchecked Sendable {
         self.stateDirectory = stateDirectory ?? directory.file("state")
         self.socketPath = socketPath ?? directory.file("control.sock")
         self.arguments = arguments
+        self.launcher = launcher
         notify = try NotifyListener(path: directory.file("\(label).notify"))
         var env = Self.baseEnvironment(directory)
         env["NOTIFY_SOCKET"] = notify.address

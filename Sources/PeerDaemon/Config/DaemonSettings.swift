@@ -16,6 +16,10 @@ struct DaemonSettings: Sendable, Equatable {
     /// Where the stores, identity and lock live.
     var stateDirectory: String
     var logLevel = LogLevel.info
+    /// Local discovery: announce this device on the LAN and listen for members' devices.
+    var localDiscovery = true
+    /// The UDP port local discovery uses (every daemon of the LAN the same).
+    var discoveryPort: UInt16 = 21034
     var limits = DaemonLimits()
 
     init(stateDirectory: String, controlSocket: String) {
@@ -46,6 +50,10 @@ struct DaemonLimits: Sendable, Equatable {
     /// joiner can join through one of them while the owner is away.
     var shareURLMembers = 4
     var handshakeTimeout: Duration = .seconds(10)
+    /// How often the advertised addresses are read again (a new network, a new address).
+    var addressCheckInterval: Duration = .seconds(30)
+    /// How often local discovery announces this device (times 1 to 1.5, at random).
+    var discoveryInterval: Duration = .seconds(30)
 
     /// The limits the stores enforce, which they read once when they open.
     var store: StoreLimits {

@@ -28,9 +28,18 @@ struct ReloadPlan: Equatable {
             restartRequired.append(key)
             settings.limits[keyPath: path] = running.limits[keyPath: path]
         }
-        if loaded.limits.handshakeTimeout != running.limits.handshakeTimeout {
-            restartRequired.append("handshake_timeout")
-            settings.limits.handshakeTimeout = running.limits.handshakeTimeout
+        for (key, path) in Self.peerTimes where loaded.limits[keyPath: path] != running.limits[keyPath: path]
+        {
+            restartRequired.append(key)
+            settings.limits[keyPath: path] = running.limits[keyPath: path]
+        }
+        if loaded.localDiscovery != running.localDiscovery {
+            restartRequired.append("local_discovery")
+            settings.localDiscovery = running.localDiscovery
+        }
+        if loaded.discoveryPort != running.discoveryPort {
+            restartRequired.append("discovery_port")
+            settings.discoveryPort = running.discoveryPort
         }
         self.settings = settings
         self.restartRequired = restartRequired.sorted()
@@ -40,6 +49,12 @@ struct ReloadPlan: Equatable {
     private static let storeLimits: [(String, WritableKeyPath<DaemonLimits, Int> & Sendable)] = [
         ("max_name_bytes", \.maxNameBytes), ("max_photo_bytes", \.maxPhotoBytes),
         ("max_thumbnail_bytes", \.maxThumbnailBytes), ("max_clock_ahead_seconds", \.maxClockAheadSeconds),
+    ]
+
+    /// Durations the replication engine and local discovery read once, when they start.
+    private static let peerTimes: [(String, WritableKeyPath<DaemonLimits, Duration> & Sendable)] = [
+        ("handshake_timeout", \.handshakeTimeout), ("address_check_interval", \.addressCheckInterval),
+        ("discovery_interval", \.discoveryInterval),
     ]
 
     /// Limits the replication engine reads once, when it starts.

@@ -58,6 +58,19 @@ enum SettingsTable {
         // At most what a URL may list (`ShareURL.maximumMembers`).
         count("share_url_members", \.shareURLMembers, min: 0, max: 16),
         timeSpan("handshake_timeout", \.handshakeTimeout, min: .milliseconds(100), max: .seconds(600)),
+        timeSpan("address_check_interval", \.addressCheckInterval, min: .seconds(1), max: .seconds(3600)),
+        Setting(key: "local_discovery", defaultValue: "on", allowed: "on or off") { settings, value, _ in
+            guard value == "on" || value == "off" else { return false }
+            settings.localDiscovery = value == "on"
+            return true
+        },
+        Setting(key: "discovery_port", defaultValue: "21034", allowed: "a UDP port from 1 to 65535") {
+            settings, value, _ in
+            guard let port = UInt16(value), port > 0 else { return false }
+            settings.discoveryPort = port
+            return true
+        },
+        timeSpan("discovery_interval", \.discoveryInterval, min: .seconds(1), max: .seconds(3600)),
     ]
 
     /// The setting called `key`, if there is one.

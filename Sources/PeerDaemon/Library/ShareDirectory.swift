@@ -9,8 +9,9 @@ struct ShareDirectory: Sendable {
     let services: DaemonServices
     var library: Library { services.library }
 
-    /// The owner's URL for a share: first advertised address, zone, peer ID, current token.
-    /// Throws when there is no address another machine could dial (see `address()`).
+    /// The owner's URL for a share: its advertised addresses (the first, then up to
+    /// `ShareURL.maximumAddresses` more as `at=`), zone, peer ID, current token. Throws when
+    /// there is no address another machine could dial (see `address()`).
     func url(zone: String) throws -> ShareURL {
         try url(zone: zone, address: try address())
     }
@@ -27,9 +28,11 @@ struct ShareDirectory: Sendable {
                 ShareURL.Member(peer: participant.peer, address: $0)
             }
         }
+        let further = services.state.advertiseAddresses.filter { $0 != address }
         return ShareURL(
             host: address.host, port: address.port, zone: zone, owner: library.localPeer,
             token: try library.invitationToken(zone: zone), title: share?.title,
+            alsoAt: Array(further.prefix(ShareURL.maximumAddresses)),
             members: Array(members.prefix(services.state.settings.limits.shareURLMembers)))
     }
 

@@ -10,9 +10,12 @@ import Support
 /// guests, purging ended copies) is the engine's own.
 final class ReplicationHost: Sendable {
     let engine: ReplicationEngine
+    /// Local discovery, when it is on and its port could be bound.
+    let discovery: LocalDiscovery?
 
     init(
         identity: PeerIdentity, library: Library, limits: DaemonLimits, bus: EventBus, logger: Logger,
+        discovery discoverySettings: LocalDiscovery.Settings?,
         advertised: @escaping @Sendable () -> [PeerAddress]
     ) throws {
         var configuration = ReplicationConfiguration()
@@ -21,6 +24,7 @@ final class ReplicationHost: Sendable {
         configuration.maxGuestConnections = limits.maxGuestConnections
         configuration.maxMeshDials = limits.maxMeshDials
         configuration.handshakeTimeout = limits.handshakeTimeout
+        configuration.addressCheckInterval = limits.addressCheckInterval
         configuration.session.maximumFrameSize = limits.maxFrameBytes
         configuration.onEvent = { event in
             if let published = ReplicationHost.controlEvent(event) { bus.publish(published) }
@@ -38,9 +42,23 @@ final class ReplicationHost: Sendable {
         engine = ReplicationEngine(
             library: library, identity: identity, configuration: configuration, logger: replicationLogger)
         try engine.start()
+        var discovery: LocalDiscovery?
+        if let discoverySettings {
+            do {
+                discovery = try LocalDiscovery(engine: engine, settings: discoverySettings)
+            } catch {
+                logger.warning(
+                    "local discovery is off: \(error)", ["discovery_port": "\(discoverySettings.port)"])
+            }
+        }
+        self.discovery = discovery
+        discovery?.start()
     }
 
-    func stop() { engine.stop() }
+    func stop() {
+        discovery?.stop()
+        engine.stop()
+    }
 
     /// The `watch` form of an engine event; photo-data chunks served are too many to show.
     static func controlEvent(_ event: ReplicationEvent) -> ControlEvent? {
@@ -77,5 +95,16 @@ final class ReplicationHost: Sendable {
         case .dataFetchStarted, .dataServed:
             return nil
         }
+    }
+}
+
+extension DaemonSettings {
+    /// What local discovery runs with; nil when it is off.
+    var discoverySettings: LocalDiscovery.Settings? {
+        guard localDiscovery else { return nil }
+        var discovery = LocalDiscovery.Settings()
+        discovery.port = discoveryPort
+        discovery.interval = limits.discoveryInterval
+        return discovery
     }
 }

@@ -16,6 +16,8 @@ struct AddressBook: Sendable {
         var confirmed: [PeerAddress: UInt64] = [:]
         /// Address → when LAN discovery last heard the device say it listens there.
         var discovered: [PeerAddress: ContinuousClock.Instant] = [:]
+        /// Given by a share URL accepted again (at most `maximumDiscovered`, newest first).
+        var hinted: [PeerAddress] = []
         /// The address of the connection in use, when this side dialed it.
         var inUse: PeerAddress?
     }
@@ -68,6 +70,16 @@ struct AddressBook: Sendable {
         entries[device] = entry
     }
 
+    /// A share URL says `device` listens at `addresses`; returns whether one is new.
+    mutating func hint(_ addresses: [PeerAddress], of device: PeerID) -> Bool {
+        var entry = entries[device, default: Entry()]
+        let new = addresses.filter { !entry.hinted.contains($0) }
+        entry.hinted = Array(
+            (addresses + entry.hinted.filter { !addresses.contains($0) }).prefix(Self.maximumDiscovered))
+        entries[device] = entry
+        return !new.isEmpty
+    }
+
     /// Drops every device not in `kept` (no longer a member of anything here).
     mutating func keep(only kept: Set<PeerID>) {
         entries = entries.filter { kept.contains($0.key) }
@@ -77,20 +89,21 @@ struct AddressBook: Sendable {
     var devices: [PeerID] {
         entries.compactMap { device, entry in
             entry.record?.addresses.isEmpty == false || !entry.discovered.isEmpty || !entry.confirmed.isEmpty
+                || !entry.hinted.isEmpty
                 ? device : nil
         }
     }
 
     /// The addresses to try for `device`, best first, at most `maximumCandidates`: those of
-    /// its newest record, LAN and `stored` (the stores' address: a URL's, or the one it last
+    /// its newest record, LAN, a URL and `stored` (the stores' address: a URL's, or the one it last
     /// announced) that a dial reached it at, the most recent first; then the rest of the
-    /// record in its order, the LAN's, `stored`; last the addresses that worked once but that
+    /// record in its order, the LAN's, the URL's, `stored`; last the addresses that worked once but that
     /// nothing names any more.
     func candidates(for device: PeerID, stored: PeerAddress?) -> [PeerAddress] {
         let entry = entries[device] ?? Entry()
         let named =
             (entry.record?.addresses ?? []) + entry.discovered.keys.sorted { $0.description < $1.description }
-            + (stored.map { [$0] } ?? [])
+            + entry.hinted + (stored.map { [$0] } ?? [])
         let byConfirmation = entry.confirmed.sorted { $0.value > $1.value }.map(\.key)
         let confirmedNamed = byConfirmation.filter(named.contains)
         var seen = Set<PeerAddress>()

@@ -163,3 +163,42 @@ extension ReplicationEngine {
         }
     }
 }
+
+extension ReplicationEngine {
+    /// This device's newest signed address record, if it advertises any address.
+    public var ownAddressRecord: AddressRecord? { state.withLock { $0.ownRecord } }
+
+    /// Local discovery heard `record` from `host`: for a member of a zone held here, the
+    /// record is checked (unless it is the very one held), kept when newer, and the member
+    /// is taken to listen on `host` at the record's ports too (for `expiry`); a new address
+    /// is dialed at once.
+    func discovered(_ record: AddressRecord, from host: String, expiry: Duration) -> DiscoveryOutcome {
+        guard record.device != localPeer else { return .own }
+        let (member, held) = state.withLock {
+            ($0.membership.peers.contains(record.device), $0.book.entry(record.device)?.record)
+        }
+        guard member else { return .stranger }
+        if held != record {
+            guard record.isAuthentic else { return .badSignature }
+            guard (held?.version ?? 0) < record.version else { return .stale }
+            forward(take([record], heardFrom: nil), except: nil)
+        }
+        let heard = Set(record.addresses.map(\.port)).sorted().map { PeerAddress(host: host, port: $0) }
+        let redial = state.withLock { state -> Bool in
+            let before = Set(state.dialAddresses(record.device))
+            state.book.discovered(heard, of: record.device, now: .now, expiry: expiry)
+            guard state.records[record.device]?.current == nil, !heard.allSatisfy(before.contains) else {
+                return false
+            }
+            state.records[record.device, default: PeerRecord()].nextDial = nil
+            return true
+        }
+        if redial {
+            logger.log(
+                .info, "heard on the LAN at \(heard.map(\.description).joined(separator: ", "))",
+                peer: record.device)
+            wakeLoop()
+        }
+        return .heard
+    }
+}

@@ -136,7 +136,8 @@ public struct PeerStatus: Sendable, Equatable {
 public struct KnownAddress: Sendable, Equatable {
     public let address: PeerAddress
     /// Where it was learnt: `record` (the peer's signed address record), `lan` (local
-    /// discovery), `stored` (a share URL, or what the peer said on a connection),
+    /// discovery), `url` (a share URL accepted again), `stored` (the share URL accepted
+    /// first, or what the peer said on a connection),
     /// `confirmed` (only a dial that reached it once).
     public let source: String
     public let inUse: Bool

@@ -48,6 +48,8 @@ extension ReplicationEngine {
                     "record"
                 } else if entry?.discovered[address] != nil {
                     "lan"
+                } else if entry?.hinted.contains(address) == true {
+                    "url"
                 } else if state.addresses[peer] == address {
                     "stored"
                 } else {

@@ -19,7 +19,9 @@ public enum AcceptError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .ownShare: return "this is your own share: you cannot accept it"
-        case .alreadyMember(let zone): return "you already take part in share \(zone)"
+        case .alreadyMember(let zone):
+            return
+                "you already take part in share \(zone); the owner's addresses this URL gives are tried now"
         case .unreachable(let address, let reason):
             return "cannot reach the share's owner at \(address): \(reason)"
         case .wrongOwner(let address, let presented, let expected):

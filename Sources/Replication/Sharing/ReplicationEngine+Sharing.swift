@@ -26,9 +26,16 @@ extension ReplicationEngine {
                 peer: url.owner)
             refreshMembership()
         }
-        let joined = try ShareJoiner.join(
-            url, identity: identity, library: library, advertised: advertisedAddresses(),
-            deviceList: configuration.session.deviceList, timeout: timeout)
+        let joined: ShareJoiner.Joined
+        do {
+            joined = try ShareJoiner.join(
+                url, identity: identity, library: library, advertised: advertisedAddresses(),
+                deviceList: configuration.session.deviceList, timeout: timeout)
+        } catch .alreadyMember(let zone) {
+            // The same URL again, or a newer one: where the owner listens may be news.
+            tryAddresses(url.ownerAddresses, of: url.owner)
+            throw .alreadyMember(zone: zone)
+        }
         if let via = joined.via {
             logger.log(
                 .info, "joined share \(joined.zone) through member \(via): the owner is away", peer: url.owner
@@ -38,6 +45,23 @@ extension ReplicationEngine {
         }
         refreshMembership()
         return joined
+    }
+
+    /// A URL names `addresses` for `peer`: they are kept beside what else is known and, if one
+    /// is new and the peer is not connected, dialed at once.
+    func tryAddresses(_ addresses: [PeerAddress], of peer: PeerID) {
+        let dial = state.withLock { state -> Bool in
+            guard state.book.hint(addresses, of: peer), state.records[peer]?.current == nil else {
+                return false
+            }
+            state.records[peer, default: PeerRecord()].nextDial = nil
+            return true
+        }
+        logger.log(
+            .info,
+            "the share URL gives \(addresses.map(\.description).joined(separator: ", "))"
+                + (dial ? ": dialing" : ""), peer: peer)
+        if dial { wakeLoop() }
     }
 
     /// Leaves `zone`, a share someone else owns (`peershare share leave`): the copy is

@@ -36,9 +36,10 @@ public enum ShareJoiner {
         } catch {
             throw .local("\(error)")
         }
-        let (response, via) = try ask(
+        let (response, answered) = try ask(
             url, identity: identity, library: library, advertised: advertised, deviceList: deviceList,
             timeout: timeout)
+        let via = answered.peer == url.owner ? nil : answered
         switch response {
         case .refused(let code, let message):
             if let via { throw .memberRefused(member: via.peer, code: code, message: message) }
@@ -51,7 +52,8 @@ public enum ShareJoiner {
                     + "is too far behind the owner's (or the owner's too far ahead)")
         case .accepted(let title, let permission):
             do {
-                let address = PeerAddress(host: url.host, port: url.port).description
+                // The owner's address that answered, or the URL's first.
+                let address = (via == nil ? answered.address : url.ownerAddresses[0]).description
                 try library.sharedStore.prepareParticipantZone(url.zone, owner: url.owner, address: address)
                 if let via {
                     // Admitted by a member, by the share's signed log: until the owner's records
@@ -69,33 +71,35 @@ public enum ShareJoiner {
         }
     }
 
-    /// Asks the owner, then each member the URL lists while the one before could not be
-    /// reached (or no longer holds the share); returns the answer and the member that gave
-    /// it (nil for the owner). The owner's own refusal is final, and so is a member's but
-    /// for an unknown share.
+    /// Asks the owner at each address the URL gives, then each member the URL lists, while
+    /// the one before could not be reached (or no longer holds the share); returns the answer
+    /// and who gave it (the owner at one of its addresses, or a member). The owner's own refusal is final, and
+    /// so is a member's but for an unknown share.
     private static func ask(
         _ url: ShareURL, identity: PeerIdentity, library: Library, advertised: [PeerAddress],
         deviceList: [[UInt8]], timeout: Duration
-    ) throws(AcceptError) -> (JoinResponse, ShareURL.Member?) {
-        let owner = ShareURL.Member(peer: url.owner, address: PeerAddress(host: url.host, port: url.port))
+    ) throws(AcceptError) -> (JoinResponse, ShareURL.Member) {
+        let owners = url.ownerAddresses.map { ShareURL.Member(peer: url.owner, address: $0) }
+        let members = url.members.filter { $0.peer != identity.peerID && $0.peer != url.owner }
         var failures: [String] = []
         var first: AcceptError?
-        for member in [owner] + url.members.filter({ $0.peer != identity.peerID && $0.peer != url.owner }) {
+        for member in owners + members {
+            let isOwner = member.peer == url.owner
             do {
                 let response = try askOne(
                     member, url: url, identity: identity, library: library, advertised: advertised,
                     deviceList: deviceList, timeout: timeout)
-                if member != owner, case .refused(.unknownShare, let message) = response {
+                if !isOwner, case .refused(.unknownShare, let message) = response {
                     failures.append("\(member.peer) at \(member.address): \(message)")
                     continue
                 }
-                return (response, member == owner ? nil : member)
+                return (response, member)
             } catch {
                 switch error {
                 case .unreachable(_, let reason), .busy(let reason):
-                    if member != owner { failures.append("\(member.peer) at \(member.address): \(reason)") }
+                    if first != nil { failures.append("\(member.peer) at \(member.address): \(reason)") }
                 case .wrongOwner(_, let presented, _):
-                    if member != owner {
+                    if first != nil {
                         failures.append(
                             "\(member.peer) at \(member.address): another daemon (\(presented)) answers there"
                         )
@@ -106,17 +110,20 @@ public enum ShareJoiner {
                 if first == nil { first = error }
             }
         }
-        guard !url.members.isEmpty, let first else { throw first ?? .protocolFailure("nobody to ask") }
-        let members =
-            "nor any of the \(url.members.count) members the URL lists (" + failures.joined(separator: "; ")
-            + ")"
+        guard owners.count + members.count > 1, let first else {
+            throw first ?? .protocolFailure("nobody to ask")
+        }
+        var others: [String] = []
+        if owners.count > 1 { others.append("the owner's \(owners.count - 1) other addresses") }
+        if !members.isEmpty { others.append("any of the \(members.count) members the URL lists") }
+        let rest = "nor " + others.joined(separator: " nor ") + " (" + failures.joined(separator: "; ") + ")"
         switch first {
         case .unreachable(let address, let reason):
-            throw .unreachable(address: address, reason: reason + "; " + members)
+            throw .unreachable(address: address, reason: reason + "; " + rest)
         case .busy(let reason):
-            throw .busy(reason + "; " + members)
+            throw .busy(reason + "; " + rest)
         default:
-            throw .unreachable(address: owner.address.description, reason: "\(first); " + members)
+            throw .unreachable(address: owners[0].address.description, reason: "\(first); " + rest)
         }
     }
 

@@ -3,11 +3,12 @@ import Store
 import Support
 
 /// A share URL,
-/// `peershare://HOST:PORT/ZONE_ID?owner=PEER_ID&invite=TOKEN[&title=T][&member=PEER_ID@HOST:PORT]...`:
+/// `peershare://HOST:PORT/ZONE_ID?owner=PEER_ID&invite=TOKEN[&title=T][&at=HOST:PORT]...[&member=PEER_ID@HOST:PORT]...`:
 /// the capability that lets its holder ask the owner's daemon, or any member's, to join a
 /// share.
 ///
-/// HOST:PORT is where the owner's daemon listens, the peer ID is what its TLS certificate
+/// HOST:PORT is where the owner's daemon listens (each `at` another address of it: another
+/// interface, another family; older readers ignore them), the peer ID is what its TLS certificate
 /// must hash to (so the URL cannot send the token to anybody else), and TOKEN is the 128-bit
 /// secret checked against the hash kept in the share's signed membership. Each `member` is
 /// another member device that can admit the holder while the owner is away, pinned the same
@@ -27,6 +28,8 @@ public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
 
     /// Most members one URL may list: what a URL may make a joiner dial.
     public static let maximumMembers = 16
+    /// Most further owner addresses (`at`) one URL may list.
+    public static let maximumAddresses = 8
 
     public let host: String
     public let port: UInt16
@@ -35,11 +38,17 @@ public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
     public let token: String
     public let title: String?
     public let members: [Member]
+    /// The owner's further addresses, after HOST:PORT.
+    public let alsoAt: [PeerAddress]
+
+    /// Every address of the owner the URL gives, HOST:PORT first.
+    public var ownerAddresses: [PeerAddress] { [PeerAddress(host: host, port: port)] + alsoAt }
 
     public init(
         host: String, port: UInt16, zone: String, owner: PeerID, token: String, title: String? = nil,
-        members: [Member] = []
+        alsoAt: [PeerAddress] = [], members: [Member] = []
     ) {
+        self.alsoAt = alsoAt
         self.host = host
         self.port = port
         self.zone = zone
@@ -71,11 +80,16 @@ public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
         }
         var query: [String: String] = [:]
         var memberTexts: [String] = []
+        var addressTexts: [String] = []
         if parts.count == 2 {
             for pair in parts[1].split(separator: "&") {
                 let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let value = kv.count == 2 ? String(kv[1]).removingPercentEncoding ?? String(kv[1]) : ""
-                if kv[0] == "member" { memberTexts.append(value) } else { query[String(kv[0])] = value }
+                switch kv[0] {
+                case "member": memberTexts.append(value)
+                case "at": addressTexts.append(value)
+                default: query[String(kv[0])] = value
+                }
             }
         }
         guard let ownerText = query["owner"], !ownerText.isEmpty else { throw .missing("owner=PEER_ID") }
@@ -94,7 +108,26 @@ public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
         }
         self.init(
             host: address.host, port: address.port, zone: zone, owner: owner, token: token,
-            title: query["title"], members: try Self.members(memberTexts))
+            title: query["title"], alsoAt: try Self.addresses(addressTexts),
+            members: try Self.members(memberTexts))
+    }
+
+    /// The `at=HOST:PORT` values, checked.
+    private static func addresses(_ texts: [String]) throws(ShareURLError) -> [PeerAddress] {
+        guard texts.count <= maximumAddresses else {
+            throw .invalid(
+                "at",
+                "the URL lists \(texts.count) further owner addresses; at most \(maximumAddresses) are read")
+        }
+        var addresses: [PeerAddress] = []
+        for text in texts {
+            do {
+                addresses.append(try PeerAddress.parse(text))
+            } catch {
+                throw .invalid("at", "'\(text)': \(error)")
+            }
+        }
+        return addresses
     }
 
     /// The `member=PEER_ID@HOST:PORT` values, checked.
@@ -126,6 +159,7 @@ public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
         {
             text += "&title=\(encoded)"
         }
+        for address in alsoAt { text += "&at=\(address)" }
         for member in members { text += "&member=\(member.peer)@\(member.address)" }
         return text
     }

@@ -19,13 +19,17 @@ final class SharingPeer: @unchecked Sendable {
     /// The daemons of the same test, whose logs explain a failure here.
     private var group: [WeakPeer] = []
 
-    /// Starts `peershared` for `name`; `config` is written to a config file it reads.
-    init(_ name: String, config: String? = nil) throws {
+    /// Starts `peershared` for `name`; `config` is written to a config file it reads; the
+    /// daemon runs under `launcher` (`ip netns exec NS`, say) with `arguments` added.
+    init(_ name: String, config: String? = nil, arguments extra: [String] = [], launcher: [String] = [])
+        throws
+    {
         self.name = name
         let directory = try TestDirectory()
         self.directory = directory
-        let arguments = try config.map { ["--config", try directory.write("peershared.conf", $0)] } ?? []
-        daemon = try DaemonProcess.startReady(in: directory, arguments: arguments)
+        let arguments =
+            try (config.map { ["--config", try directory.write("peershared.conf", $0)] } ?? []) + extra
+        daemon = try DaemonProcess.startReady(in: directory, arguments: arguments, launcher: launcher)
         let status = try daemon.json("status")
         guard let id = status["peer_id"]?.stringValue, let person = status["person_id"]?.stringValue,
             let address = status["listen"]?.stringValue
@@ -144,7 +148,8 @@ final class SharingPeer: @unchecked Sendable {
             // The harness's own `--listen 127.0.0.1:0` comes first; the later flag wins.
             daemon = try DaemonProcess(
                 in: directory, arguments: daemon.arguments + ["--listen", address],
-                stateDirectory: daemon.stateDirectory, socketPath: daemon.socketPath, label: label)
+                stateDirectory: daemon.stateDirectory, socketPath: daemon.socketPath, label: label,
+                launcher: daemon.launcher)
             try daemon.waitUntilReady()
         } else {
             daemon = try daemon.restart(label: label)
@@ -171,10 +176,11 @@ struct SharingPeers {
 
     var everyone: [SharingPeer] { [alice, bob, carol] }
 
-    init() throws {
-        alice = try SharingPeer("alice")
-        bob = try SharingPeer("bob")
-        carol = try SharingPeer("carol")
+    /// `configs`: a config file's text by daemon name, for those that need one.
+    init(configs: [String: String] = [:]) throws {
+        alice = try SharingPeer("alice", config: configs["alice"])
+        bob = try SharingPeer("bob", config: configs["bob"])
+        carol = try SharingPeer("carol", config: configs["carol"])
         for peer in everyone { peer.join(everyone) }
     }
 

@@ -59,6 +59,18 @@ enum SampleMessages {
             SignedSetsMessage(zone: "zone-a", certificates: [], sets: [Array(repeating: 5, count: 700)])),
         .neighbours(NeighboursMessage([peer(2), peer(1), peer(2)])),
         .neighbours(NeighboursMessage([])),
+        .addressRecords(
+            AddressRecordsMessage([
+                AddressRecord(
+                    device: peer(3), version: 1_764_000_000_000,
+                    addresses: [
+                        PeerAddress(host: "192.0.2.7", port: 7733), PeerAddress(host: "2001:db8::7", port: 1),
+                    ],
+                    signature: Array(repeating: 9, count: 64), certificate: Array(repeating: 4, count: 300)),
+                AddressRecord(
+                    device: peer(4), version: 2, addresses: [], signature: Array(repeating: 1, count: 64),
+                    certificate: []),
+            ])),
     ]
 }
 
@@ -125,11 +137,11 @@ enum SampleMessages {
 
     @Test func typeNumbersAreTheDocumentedOnes() {
         let types = SampleMessages.all.map { $0.frame().type.rawValue }
-        #expect(Set(types) == Set(2...19))
+        #expect(Set(types) == Set(2...20))
     }
 
     @Test func helloAndUnknownTypesAreUnexpectedHere() {
-        for type: UInt8 in [0x00, 0x01, 0x14, 0xFF] {
+        for type: UInt8 in [0x00, 0x01, 0x15, 0xFF] {
             #expect(throws: WireError.unexpectedMessage(type: type, expected: "a replication message")) {
                 try PeerMessage(frame: Frame(type: MessageType(rawValue: type), payload: []))
             }

@@ -1,4 +1,5 @@
 import ControlProtocol
+import Replication
 
 /// `ping`, `id` and `status`: what the daemon is and what it holds, for people and scripts.
 extension ControlRoutes {
@@ -39,6 +40,23 @@ extension ControlRoutes {
             "zones": .array(zones.map(\.json)),
             "photos": .int(zones.reduce(0) { $0 + $1.photos }),
             "tags": .int(zones.reduce(0) { $0 + $1.tags }),
+            "discovery": discoveryJSON(services.replication.discovery),
+        ]
+    }
+
+    /// Local discovery's port and what it heard and ignored (`null` when it is off).
+    private static func discoveryJSON(_ discovery: LocalDiscovery?) -> JSON {
+        guard let discovery else { return .null }
+        let counts = discovery.status
+        return [
+            "port": .int(Int(discovery.port)), "announced": .int(counts.announced),
+            "heard": .int(counts.heard),
+            "ignored": [
+                "own": .int(counts.own), "strangers": .int(counts.strangers),
+                "malformed": .int(counts.malformed),
+                "bad_signature": .int(counts.badSignature), "stale": .int(counts.stale),
+                "rate_limited": .int(counts.rateLimited),
+            ],
         ]
     }
 

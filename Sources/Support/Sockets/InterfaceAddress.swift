@@ -2,24 +2,38 @@ import Glibc
 
 /// One IP address of a network interface, as `getifaddrs` reports it: the input of the
 /// advertised-address rules, kept plain so tests can give any list.
-struct InterfaceAddress: Sendable, Equatable {
-    enum Family: Sendable, Equatable {
+public struct InterfaceAddress: Sendable, Equatable {
+    public enum Family: Sendable, Equatable {
         case ipv4, ipv6
     }
 
     /// The interface's name, such as `eth0`.
-    let interface: String
-    let family: Family
+    public let interface: String
+    public let family: Family
     /// The address in numeric form (`192.0.2.7`, `2001:db8::7`), without a zone.
-    let address: String
+    public let address: String
     /// The interface is up (IFF_UP).
-    let isUp: Bool
+    public let isUp: Bool
     /// The interface is a loopback one (IFF_LOOPBACK).
-    let isLoopback: Bool
+    public let isLoopback: Bool
+    /// The IPv4 broadcast address of the interface's network (IFF_BROADCAST), if it has one.
+    public var broadcast: String? = nil
+
+    public init(
+        interface: String, family: Family, address: String, isUp: Bool, isLoopback: Bool,
+        broadcast: String? = nil
+    ) {
+        self.interface = interface
+        self.family = family
+        self.address = address
+        self.isUp = isUp
+        self.isLoopback = isLoopback
+        self.broadcast = broadcast
+    }
 
     /// Every IPv4 and IPv6 address of every interface of this machine, in the kernel's
     /// order; empty when they cannot be listed (`getifaddrs` needs a netlink socket).
-    static func current() -> [InterfaceAddress] {
+    public static func current() -> [InterfaceAddress] {
         var list: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&list) == 0, let first = list else { return [] }
         defer { freeifaddrs(list) }
@@ -34,7 +48,9 @@ struct InterfaceAddress: Sendable, Equatable {
                     interface: String(cString: current.pointee.ifa_name),
                     family: Int32(address.pointee.sa_family) == AF_INET ? .ipv4 : .ipv6, address: text,
                     isUp: flags & UInt32(IFF_UP) != 0,
-                    isLoopback: flags & UInt32(IFF_LOOPBACK) != 0))
+                    isLoopback: flags & UInt32(IFF_LOOPBACK) != 0,
+                    broadcast: flags & UInt32(IFF_BROADCAST) != 0
+                        ? current.pointee.ifa_ifu.ifu_broadaddr.flatMap(numeric) : nil))
         }
         return found
     }
