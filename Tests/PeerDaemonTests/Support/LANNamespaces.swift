@@ -9,6 +9,9 @@ import TestSupport
 final class LANNamespaces: @unchecked Sendable {
     let a: String
     let b: String
+    /// The veth ends, in `a` and in `b`.
+    let endA: String
+    let endB: String
     private static let counter = Mutex(0)
 
     /// Whether this machine lets the tests make namespaces (root, `ip`, a kernel that
@@ -31,7 +34,9 @@ final class LANNamespaces: @unchecked Sendable {
         b = "psB-\(tag)"
         try Self.run(["netns", "add", a])
         try Self.run(["netns", "add", b])
-        let ends = ("va\(tag)".prefix(15), "vb\(tag)".prefix(15))
+        endA = String("va\(tag)".prefix(15))
+        endB = String("vb\(tag)".prefix(15))
+        let ends = (endA, endB)
         try Self.run([
             "link", "add", String(ends.0), "netns", a, "type", "veth", "peer", "name", String(ends.1),
             "netns", b,
@@ -48,6 +53,12 @@ final class LANNamespaces: @unchecked Sendable {
     deinit {
         try? Self.run(["netns", "del", a])
         try? Self.run(["netns", "del", b])
+    }
+
+    /// Gives the end in `a` one more address (`10.213.0.N/24`), as a laptop that joins
+    /// another network gains one.
+    func addAddressInA(_ address: String) throws {
+        try Self.run(["-n", a, "addr", "add", address, "dev", endA])
     }
 
     /// The command that runs a daemon in `namespace`.
