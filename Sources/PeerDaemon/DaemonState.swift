@@ -6,11 +6,14 @@ import Synchronization
 /// The running daemon's facts (identity, bound address, paths, start time) and its current
 /// settings, which a SIGHUP reload replaces.
 ///
-/// Shared read-mostly by command handlers; the only mutation is `update(settings:)`.
+/// Shared read-mostly by command handlers; the only mutations are `update(settings:)` and
+/// `adopt(person:)`.
 final class DaemonState: Sendable {
     let peerID: PeerID
-    /// The person this device belongs to (founded on first start).
-    let personID: PersonID
+    /// The person this device belongs to (founded on first start; another once this daemon
+    /// joins a person's devices).
+    var personID: PersonID { person.withLock { $0 } }
+    private let person: Mutex<PersonID>
     let pid: Int32
     let startedAt: ContinuousClock.Instant
     let listenAddress: PeerAddress
@@ -25,7 +28,7 @@ final class DaemonState: Sendable {
         interfaces: @escaping @Sendable () -> [InterfaceAddress] = InterfaceAddress.current
     ) {
         self.peerID = peerID
-        self.personID = personID
+        self.person = Mutex(personID)
         self.pid = pid
         self.startedAt = .now
         self.listenAddress = listenAddress
@@ -46,6 +49,11 @@ final class DaemonState: Sendable {
     }
 
     var uptime: Duration { .now - startedAt }
+
+    /// This device joined `person` (`device join`).
+    func adopt(person: PersonID) {
+        self.person.withLock { $0 = person }
+    }
 
     func update(settings: DaemonSettings) {
         current.withLock { $0 = settings }

@@ -172,3 +172,26 @@ extension LibraryStore {
         try read { db in try db.first("SELECT 1 FROM zones WHERE id = ?", zone) { _ in true } } ?? false
     }
 }
+
+extension Library {
+    /// What this library holds of its own: live photos and shares (owned or taken part in)
+    /// in both stores. A daemon with none is fresh: it may become another device of a person.
+    public func heldLibrary() throws -> (photos: Int, shares: Int) {
+        var photos = 0
+        var shares = 0
+        for store in stores {
+            let counts = try store.read { db in
+                (
+                    try db.first("SELECT count(*) FROM photos WHERE deleted = 0") { $0.int(0) } ?? 0,
+                    try db.first("SELECT count(*) FROM zones WHERE id != ?", LibraryStore.defaultZone) {
+                        $0.int(0)
+                    }
+                        ?? 0
+                )
+            }
+            photos += counts.0
+            shares += counts.1
+        }
+        return (photos, shares)
+    }
+}

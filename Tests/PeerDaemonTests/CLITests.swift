@@ -84,8 +84,8 @@ import Testing
     @Test(arguments: [
         (
             ["frob"],
-            "unknown command 'frob': the commands are accept, history, id, pause, peers, photo, ping, rate, "
-                + "rating, resume, share, status, sync, tag, watch (see 'peershare --help')"
+            "unknown command 'frob': the commands are accept, device, history, id, pause, peers, photo, ping, "
+                + "rate, rating, resume, share, status, sync, tag, watch (see 'peershare --help')"
         ),
         ([], "missing command (see 'peershare --help')"),
         (["status", "extra"], "unexpected argument 'extra' (see 'peershare status --help')"),

@@ -75,18 +75,23 @@ import Testing
         try alice.stop()
     }
 
-    @Test func aHelloForLinkingADeviceIsRefusedWithItsReason() throws {
+    @Test func aLinkConnectionTakesOnlyALinkRequestAndAnUnknownPurposeIsRefused() throws {
         let alice = try SharingPeer("alice")
         let visitor = try Attacker()
-        let frames = try Self.visit(
+        let link = try Self.visit(
             alice, as: visitor, hello: Self.hello(visitor.identity.peerID, capabilities: 0, purpose: 2))
         #expect(
-            try frames.map { try ErrorMessage(frame: $0) }
+            try link.map { try JoinResponse(frame: $0) }
+                == [.refused(code: .unexpected, message: "a link connection takes only a link request")])
+        let unknown = try Self.visit(
+            alice, as: visitor, hello: Self.hello(visitor.identity.peerID, capabilities: 0, purpose: 3))
+        #expect(
+            try unknown.map { try ErrorMessage(frame: $0) }
                 == [
                     ErrorMessage(
                         code: .protocolError,
                         message:
-                            "protocol error: a connection for link, which this PeerShare does not serve (it serves sync and join)"
+                            "protocol error: a connection for purpose 3, which this PeerShare does not serve (it serves sync, join and link)"
                     )
                 ])
         try alice.stop()

@@ -89,7 +89,8 @@ import Testing
         #expect(
             daemon.stderr
                 == "<3>peershared: \(config):3: unknown setting 'colour'; allowed settings are "
-                + "address_check_interval, advertise, control_idle_timeout, control_socket, discovery_interval, "
+                + "address_check_interval, advertise, control_idle_timeout, control_socket, device_link_validity, "
+                + "discovery_interval, "
                 + "discovery_port, handshake_timeout, listen, local_discovery, log_level, "
                 + "max_clock_ahead_seconds, max_control_connections, max_control_line_bytes, max_frame_bytes, "
                 + "max_guest_connections, max_incoming_handshakes, max_mesh_dials, max_name_bytes, max_photo_bytes, "

@@ -32,7 +32,9 @@ import Testing
     @Test func aStoreOfThePreviousSchemaGainsTheTableAndKeepsItsPhotos() throws {
         let library = try TestLibrary()
         let photo = try library.addPhoto("kept.jpg")
-        try library.priv.writeLocal { db in try db.execute("DROP TABLE address_records") }
+        try library.priv.writeLocal { db in
+            try db.execute("DROP TABLE address_records; DROP TABLE device_links")
+        }
         try library.priv.read { db in try db.execute("PRAGMA user_version = 13") }
         let path = library.directory.file("state")
         let peer = library.peer

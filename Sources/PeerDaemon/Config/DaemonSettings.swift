@@ -52,6 +52,8 @@ struct DaemonLimits: Sendable, Equatable {
     var handshakeTimeout: Duration = .seconds(10)
     /// How often the advertised addresses are read again (a new network, a new address).
     var addressCheckInterval: Duration = .seconds(30)
+    /// How long a device link (`device link`) stays valid.
+    var deviceLinkValidity: Duration = .seconds(600)
     /// How often local discovery announces this device (times 1 to 1.5, at random).
     var discoveryInterval: Duration = .seconds(30)
 

@@ -71,6 +71,7 @@ enum SettingsTable {
             return true
         },
         timeSpan("discovery_interval", \.discoveryInterval, min: .seconds(1), max: .seconds(3600)),
+        timeSpan("device_link_validity", \.deviceLinkValidity, min: .seconds(1), max: .seconds(86_400)),
     ]
 
     /// The setting called `key`, if there is one.

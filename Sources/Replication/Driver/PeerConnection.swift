@@ -30,6 +30,8 @@ final class PeerConnection: @unchecked Sendable {
     /// A short connection of a peer that came to join a share, check or end its membership
     /// (its hello's purpose is `join`): it never replaces the peer's replication connection.
     private(set) var isGuest = false
+    /// What the peer's hello said the connection is for.
+    private(set) var purpose = HelloPurpose.sync
     let logger: ReplicationLogger
     private let inbox: Inbox
     /// Change sets being applied, off the worker, in order; drained before the connection
@@ -235,7 +237,8 @@ final class PeerConnection: @unchecked Sendable {
                     results.append(.transportEnded(explain(writeFailure: failure)))
                 }
             case .established(let agreement):
-                isGuest = agreement.purpose == .join
+                purpose = agreement.purpose
+                isGuest = agreement.purpose == .join || agreement.purpose == .link
                 if let (code, reason) = owner?.connectionEstablished(self) {
                     results.append(.closeRequested(code, reason))
                 }

@@ -36,14 +36,25 @@ public struct Membership: Sendable, Equatable {
     /// Where members listen, as the stores know it: owners of the zones this library takes
     /// part in, participants of its shares that said where they listen.
     public private(set) var addresses: [PeerID: PeerAddress] = [:]
+    /// The other devices of this library's person: they replicate this whole library.
+    public private(set) var siblings: Set<PeerID> = []
 
     public init() {}
 
     /// Reads the membership of `library` and its members' addresses. Rows naming a
     /// malformed peer ID or address are skipped.
-    public static func load(from library: Library, meshDials: Int = 16) throws -> Membership {
+    public static func load(from library: Library, meshDials: Int = 16, siblings: Set<PeerID> = [])
+        throws -> Membership
+    {
         var membership = Membership()
         let local = library.localPeer
+        // The person's other devices: this library's own default zone, on both sides.
+        for sibling in siblings where sibling != local {
+            membership.admitted.insert(sibling)
+            membership.siblings.insert(sibling)
+            membership.zonesByPeer[sibling, default: []].append(
+                Zone(zone: LibraryStore.defaultZone, store: .private, localIsOwner: true, peerIsOwner: true))
+        }
         for share in try library.privateStore.shares()
         where share.zone != LibraryStore.defaultZone && !share.stopped {
             for participant in share.participants {

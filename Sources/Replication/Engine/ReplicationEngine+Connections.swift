@@ -137,6 +137,8 @@ extension ReplicationEngine: ConnectionOwner {
             tls.close()
             return
         }
+        var configuration = configuration
+        configuration.session.deviceList = currentDeviceList
         let connection = PeerConnection(
             id: id, tls: tls, dialedByLocal: tls.isClient, connectedAt: connectedAt, library: library,
             zones: zones, configuration: configuration, advertised: advertisedAddresses(), claims: claims,

@@ -15,7 +15,6 @@ extension ReplicationEngine {
         var nextTick = ContinuousClock.now + configuration.tickInterval
         var nextRefresh = ContinuousClock.now + configuration.membershipRefreshInterval
         var nextAddressCheck = ContinuousClock.now + configuration.addressCheckInterval
-        refreshOwnRecord()
         // Shares made before the log get theirs now; the others catch up on what changed.
         issueMembership(zones: nil)
         while true {
@@ -101,7 +100,8 @@ extension ReplicationEngine {
     func applyMembership() {
         let membership: Membership
         do {
-            membership = try Membership.load(from: library, meshDials: configuration.maxMeshDials)
+            membership = try Membership.load(
+                from: library, meshDials: configuration.maxMeshDials, siblings: siblings.withLock { $0 })
         } catch {
             logger.log(.error, "cannot read share membership: \(error)")
             return

@@ -28,6 +28,10 @@ public final class ReplicationEngine: @unchecked Sendable {
     /// leave storing a participant's operation; `ReplicationEngine+MembershipLog`).
     let membershipLogWriting = Lock()
     let backoff: Backoff
+    /// This person's device list, encoded entries (`currentDeviceList`): what peers are shown.
+    let deviceList: Mutex<[[UInt8]]>
+    /// The other devices of this person (`adoptSiblings`).
+    let siblings = Mutex<Set<PeerID>>([])
     private let setup = Mutex<(loop: IOThread?, listener: TCPListener?, upkeep: MembershipUpkeep?)>(
         (nil, nil, nil))
 
@@ -46,6 +50,7 @@ public final class ReplicationEngine: @unchecked Sendable {
             configuration.session.deviceList = (try? library.privateStore.deviceListEntries(of: person)) ?? []
         }
         self.configuration = configuration
+        deviceList = Mutex(configuration.session.deviceList)
         // Every local transaction from now on leaves its signed sets, which members relay.
         for store in library.stores { store.signOwnSets(with: OwnSetSigning(identity: identity)) }
         sets = SetRelay(localPeer: identity.peerID, localCertificate: identity.certificateDER)
@@ -59,7 +64,9 @@ public final class ReplicationEngine: @unchecked Sendable {
     /// Reads membership, starts following the stores' commits and starts the dialer.
     /// Throws when the stores cannot be read. Calling it twice does nothing.
     public func start() throws {
-        let membership = try Membership.load(from: library, meshDials: configuration.maxMeshDials)
+        adoptSiblings()
+        let membership = try Membership.load(
+            from: library, meshDials: configuration.maxMeshDials, siblings: siblings.withLock { $0 })
         let begins = state.withLock { state -> Bool in
             guard !state.running, !state.stopped else { return false }
             state.running = true
@@ -73,6 +80,7 @@ public final class ReplicationEngine: @unchecked Sendable {
         }
         adoptAddresses(membership.addresses)
         loadAddressRecords()
+        refreshOwnRecord()
         for store in library.stores {
             let relays = store.kind == .private
             store.observe { [weak self] entry in self?.committed(entry, relays: relays) }
@@ -80,7 +88,8 @@ public final class ReplicationEngine: @unchecked Sendable {
         }
         let loop = IOThread.start { [self] in runLoop() }
         let upkeep = MembershipUpkeep(
-            library: library, identity: identity, deviceList: configuration.session.deviceList,
+            library: library, identity: identity,
+            deviceList: { [weak self] in self?.currentDeviceList ?? [] },
             logger: logger,
             interval: configuration.membershipCheckInterval,
             connectedPeers: { [weak self] in self?.connectedPeers() ?? [] },
@@ -100,6 +109,7 @@ public final class ReplicationEngine: @unchecked Sendable {
         listener.start { [weak self] socket in self?.accept(socket) }
         setup.withLock { $0.listener = listener }
         logger.log(.info, "listening for peers on \(listener.address)")
+        refreshOwnRecord()
         return PeerAddress(host: listener.host, port: listener.port)
     }
 

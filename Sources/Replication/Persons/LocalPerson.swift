@@ -23,7 +23,7 @@ public enum LocalPerson {
     }
 
     /// Rebuilds `person`'s list from its stored entries, checking each again.
-    static func load(_ person: PersonID, from store: LibraryStore) throws -> DeviceList {
+    public static func load(_ person: PersonID, from store: LibraryStore) throws -> DeviceList {
         let stored = try store.deviceListEntries(of: person)
         do {
             guard let list = try DeviceList(encodedEntries: stored) else {

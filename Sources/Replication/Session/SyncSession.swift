@@ -225,7 +225,7 @@ public struct SyncSession: Sendable {
         guard HelloPurpose.served.contains(agreement.purpose) else {
             throw ProtocolViolation(
                 "a connection for \(agreement.purpose), which this PeerShare does not serve "
-                    + "(it serves sync and join)")
+                    + "(it serves sync, join and link)")
         }
         self.agreement = agreement
         state = .active

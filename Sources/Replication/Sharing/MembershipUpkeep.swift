@@ -15,7 +15,7 @@ final class MembershipUpkeep: Sendable {
     private let identity: PeerIdentity
     /// This device's person's device list, sent with a leave notice so that the owner can
     /// check the signed `leave`.
-    private let deviceList: [[UInt8]]
+    private let deviceList: @Sendable () -> [[UInt8]]
     private let logger: ReplicationLogger
     private let interval: Duration
     /// The peers with a replication connection now: their zones need no check.
@@ -34,7 +34,8 @@ final class MembershipUpkeep: Sendable {
     static let checkTimeout: Duration = .seconds(5)
 
     init(
-        library: Library, identity: PeerIdentity, deviceList: [[UInt8]] = [], logger: ReplicationLogger,
+        library: Library, identity: PeerIdentity, deviceList: @escaping @Sendable () -> [[UInt8]] = { [] },
+        logger: ReplicationLogger,
         interval: Duration,
         connectedPeers: @escaping @Sendable () -> Set<PeerID>,
         membershipChanged: @escaping @Sendable () -> Void
@@ -100,7 +101,7 @@ final class MembershipUpkeep: Sendable {
             do {
                 try ShareMembership.leave(
                     zone: departure.zone, owner: departure.owner, address: address, identity: identity,
-                    library: library, deviceList: deviceList)
+                    library: library, deviceList: deviceList())
                 try? library.sharedStore.departureAcknowledged(zone: departure.zone)
                 logger.log(
                     .info, "told the owner this peer left the share (zone \(departure.zone))",
@@ -169,7 +170,7 @@ final class MembershipUpkeep: Sendable {
         do {
             answer = try ShareMembership.ratify(
                 zone: zone, accept: accept, owner: owner, address: address, identity: identity,
-                deviceList: deviceList, timeout: Self.checkTimeout)
+                deviceList: deviceList(), timeout: Self.checkTimeout)
         } catch {
             return  // The owner is offline: asked again next round.
         }

@@ -30,7 +30,7 @@ extension ReplicationEngine {
         do {
             joined = try ShareJoiner.join(
                 url, identity: identity, library: library, advertised: advertisedAddresses(),
-                deviceList: configuration.session.deviceList, timeout: timeout)
+                deviceList: currentDeviceList, timeout: timeout)
         } catch .alreadyMember(let zone) {
             // The same URL again, or a newer one: where the owner listens may be news.
             tryAddresses(url.ownerAddresses, of: url.owner)
@@ -79,6 +79,13 @@ extension ReplicationEngine {
     /// Membership is then refreshed, as the message may have changed it, and the address a
     /// guest gave is recorded if it is now a member.
     func connection(_ connection: PeerConnection, sharing frame: Frame) -> [Frame] {
+        guard (connection.purpose == .link) == (frame.type == .linkRequest) else {
+            let what =
+                connection.purpose == .link
+                ? "a link connection takes only a link request" : "a link request needs a link connection"
+            return [JoinResponse.refused(code: .unexpected, message: what).frame]
+        }
+        if frame.type == .linkRequest { return [linkRequested(frame, on: connection).frame] }
         let replies: [Frame]
         if frame.type == .zoneRevoked {
             revoked(frame, by: connection.peer)

@@ -15,11 +15,11 @@ public struct HelloPurpose: RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let sync = HelloPurpose(rawValue: 0)
     /// A guest: one sharing message (join, leave, membership check) and its answer (§10).
     public static let join = HelloPurpose(rawValue: 1)
-    /// Linking a new device to a person (SPEC §12). No build serves it yet: it is refused.
+    /// Linking a new device to a person (SPEC §12): one link request and its answer.
     public static let link = HelloPurpose(rawValue: 2)
 
     /// The purposes this build serves; any other is refused after the hello.
-    public static let served: Set<HelloPurpose> = [.sync, .join]
+    public static let served: Set<HelloPurpose> = [.sync, .join, .link]
 
     public var description: String {
         switch self {

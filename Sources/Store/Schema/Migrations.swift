@@ -3,7 +3,7 @@
 /// A released migration is never edited: a change to the schema is a new entry at the end,
 /// so a store written by any earlier version opens and upgrades in place.
 enum Migrations {
-    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14]
+    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15]
 
     /// Brings `db` to the latest version, each migration in its own transaction.
     static func migrate(_ db: Database) throws {
@@ -198,6 +198,18 @@ enum Migrations {
             record BLOB,
             confirmed_address TEXT,
             confirmed_at INTEGER
+        ) WITHOUT ROWID;
+        """
+
+    /// One-time links that make a new device one of this library's person's (issue 14): the
+    /// SHA-256 of each link's token, when it expires, when it was used. Local, never
+    /// replicated.
+    static let v15 = """
+        CREATE TABLE device_links (
+            token_hash TEXT PRIMARY KEY,
+            expires_at INTEGER NOT NULL,
+            used_at INTEGER,
+            name TEXT
         ) WITHOUT ROWID;
         """
 

@@ -15,6 +15,8 @@ extension LibraryStore {
     /// (`log_members`): it joined through a member while the owner was away. A removed
     /// participant's record settles it.
     func permission(of peer: PeerID, in zone: String, _ db: Database) throws -> Permission {
+        // Another device of this person: what this device may do (the default zone included).
+        if peer != localPeer, isSibling(peer) { return try permission(of: localPeer, in: zone, db) }
         guard let owner = try owner(of: zone, db) else { return .none }
         if peer == owner { return .readWrite }
         if try isStopped(zone, db) { return .none }
@@ -30,6 +32,15 @@ extension LibraryStore {
         }
         return row.0.flatMap(Permission.init(rawValue:)) ?? .none
     }
+
+    /// Sets the other current devices of this library's person (from its checked device
+    /// list; Replication calls it at start and whenever the list changes).
+    public func setSiblings(_ devices: Set<PeerID>) {
+        siblingDevices.withLock { $0 = devices.subtracting([localPeer]) }
+    }
+
+    /// Whether `peer` is another current device of this library's person.
+    public func isSibling(_ peer: PeerID) -> Bool { siblingDevices.withLock { $0.contains(peer) } }
 
     func isStopped(_ zone: String, _ db: Database) throws -> Bool {
         try db.first("SELECT deleted FROM shares WHERE id = ?", zone) { $0.int64(0) != 0 } ?? false

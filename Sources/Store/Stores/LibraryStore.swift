@@ -1,5 +1,6 @@
 import Foundation
 import Support
+import Synchronization
 
 /// One SQLite database of a person's library — the private or the shared one — with its
 /// replicated objects, per-field stamps, per-zone clocks and persistent history.
@@ -31,6 +32,9 @@ public final class LibraryStore: @unchecked Sendable {
     private var committed: [HistoryEntry] = []
     /// Signs this device's sets as local transactions commit (`signOwnSets`); under `lock`.
     var ownSetSigner: OwnSetSigner?
+    /// The other current devices of this library's person (set by Replication from the
+    /// person's checked device list): each may do in every zone what this device may.
+    let siblingDevices = Mutex<Set<PeerID>>([])
     private var draining = false
 
     /// The private store's zone that is never shared.

@@ -80,14 +80,14 @@ import Testing
                 == [.refused(code: "unexpected", message: "unexpected sharing message")])
     }
 
-    /// A newer peer may come for something this build does not do (linking a device): it is
-    /// told so after the hello, and is never taken for a replication connection.
-    @Test(arguments: [HelloPurpose.link, HelloPurpose(rawValue: 9)])
+    /// A newer peer may come for something this build does not do: it is told so after the
+    /// hello, and is never taken for a replication connection.
+    @Test(arguments: [HelloPurpose(rawValue: 3), HelloPurpose(rawValue: 9)])
     func aHelloForAPurposeThisBuildDoesNotServeEndsTheConnection(purpose: HelloPurpose) {
         var probe = SessionProbe(established: false)
         probe.handle(.frame(Hello(peerID: SessionProbe.participant, purpose: purpose).frame()))
         let reason =
-            "a connection for \(purpose), which this PeerShare does not serve (it serves sync and join)"
+            "a connection for \(purpose), which this PeerShare does not serve (it serves sync, join and link)"
         #expect(probe.closeReason == .protocolViolation(reason))
         #expect(
             probe.sent == [.error(ErrorMessage(code: .protocolError, message: "protocol error: \(reason)"))])

@@ -14,6 +14,7 @@ extension ControlRoutes {
         routes.registerWatch(services)
         routes.registerShares(services)
         routes.registerPeers(services)
+        routes.registerDevices(services)
         return routes
     }
 }

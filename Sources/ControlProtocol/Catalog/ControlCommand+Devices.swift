@@ -1,0 +1,17 @@
+/// A person's devices (SPEC §12): linking a new one, and the list.
+extension ControlCommand {
+    /// `device.link`: makes a one-time link (10 minutes, one use) for a new device.
+    public static let deviceLink = ControlCommand("device.link", [.optional("name")])
+    /// `device.join`: makes this fresh daemon a device of the person a link names.
+    public static let deviceJoin = ControlCommand("device.join", [.required("url"), .optional("name")])
+    /// `device.list`: the person's devices.
+    public static let deviceList = ControlCommand("device.list")
+    /// `device.rename`: renames one of the person's devices.
+    public static let deviceRename = ControlCommand(
+        "device.rename", [.required("device"), .required("name")])
+
+    /// The device commands; a new one is declared above and listed here.
+    public static let deviceCommands: [ControlCommand] = [
+        .deviceLink, .deviceJoin, .deviceList, .deviceRename,
+    ]
+}

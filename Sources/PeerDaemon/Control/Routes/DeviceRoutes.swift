@@ -1,0 +1,83 @@
+import ControlProtocol
+import Foundation
+import Replication
+import Store
+
+/// `device link`, `device join`, `device list`, `device rename`: a person's devices.
+extension ControlRoutes {
+    mutating func registerDevices(_ services: DaemonServices) {
+        let engine = services.replication.engine
+        let sharing = ShareDirectory(services: services)
+        register(.deviceLink) { args in
+            let link = try engine.makeDeviceLink(
+                address: try sharing.address(), name: try args.optionalString("name"),
+                validity: services.state.settings.limits.deviceLinkValidity)
+            return [
+                "url": .string(link.url.description),
+                "expires_at": StoreJSON.time(milliseconds: Int64(link.expiresAt)),
+            ]
+        }
+        register(.deviceJoin) { args in
+            let text = try args.string("url")
+            let url: DeviceLinkURL
+            do throws(DeviceLinkError) {
+                url = try DeviceLinkURL(parsing: text)
+            } catch {
+                throw ControlError(ControlError.Code(rawValue: error.code), error.description)
+            }
+            let name = try args.optionalString("name") ?? Daemon.hostName()
+            do throws(DeviceLinkError) {
+                let list = try engine.joinDevice(url, name: name)
+                services.state.adopt(person: list.person)
+                return [
+                    "person_id": .string(list.person.description), "devices": Self.devicesJSON(list, engine),
+                ]
+            } catch {
+                throw ControlError(ControlError.Code(rawValue: error.code), error.description)
+            }
+        }
+        register(.deviceList) { _ in
+            Self.devicesJSON(try Self.localList(engine), engine)
+        }
+        register(.deviceRename) { args in
+            var list = try Self.localList(engine)
+            let reference = try args.string("device")
+            let device = try PeerReference.resolve(reference, among: list.devices.map(\.id), kind: "device")
+            let name = try args.string("name")
+            guard !name.isEmpty, name.utf8.count <= DeviceListEntry.maximumNameBytes else {
+                throw ControlError(
+                    .invalidArguments,
+                    "a device name is 1 to \(DeviceListEntry.maximumNameBytes) bytes; '\(name)' is not")
+            }
+            let entry = try list.append(
+                .rename(device: device, name: name), by: engine.identity,
+                at: UInt64(HybridLogicalClock.wallMilliseconds()))
+            try engine.library.privateStore.saveDeviceListEntries(
+                [(entry.hash, entry.encoded)], of: list.person, local: true)
+            engine.deviceListChanged()
+            return ["device_id": .string(device.description), "name": .string(name)]
+        }
+    }
+
+    private static func localList(_ engine: ReplicationEngine) throws -> DeviceList {
+        guard let person = try engine.library.privateStore.localPerson() else {
+            throw ControlError(.internalError, "this daemon has no person yet")
+        }
+        return try LocalPerson.load(person, from: engine.library.privateStore)
+    }
+
+    /// Each device of `list`: ID, name, whether it is this one, connected, last seen.
+    private static func devicesJSON(_ list: DeviceList, _ engine: ReplicationEngine) -> JSON {
+        let peers = Dictionary(engine.peers().map { ($0.peer, $0) }, uniquingKeysWith: { a, _ in a })
+        return .array(
+            list.devices.sorted { $0.id < $1.id }.map { device in
+                let status = peers[device.id]
+                let local = device.id == engine.localPeer
+                return [
+                    "device_id": .string(device.id.description), "name": .string(device.name),
+                    "this_device": .bool(local), "connected": .bool(status?.connected ?? false),
+                    "last_seen": status?.lastSeen.map { StoreJSON.time(milliseconds: Int64($0)) } ?? .null,
+                ]
+            })
+    }
+}

@@ -1,0 +1,78 @@
+import Store
+import Support
+
+/// A person's devices, at the engine: making links, answering a new device's link request,
+/// joining a person as a new device, and the device list this side shows its peers.
+extension ReplicationEngine {
+    /// This person's device list as peers are shown it after the hello (and as joins and
+    /// membership checks carry it): re-read whenever it changes here.
+    public var currentDeviceList: [[UInt8]] { deviceList.withLock { $0 } }
+
+    /// The local person's list changed in the store (a rename, say): connections made from
+    /// now on show the new one.
+    public func deviceListChanged() { reloadDeviceList() }
+
+    /// Re-reads the local person's list from the store, for the connections made from now on.
+    func reloadDeviceList() {
+        guard let person = try? library.privateStore.localPerson(),
+            let entries = try? library.privateStore.deviceListEntries(of: person)
+        else { return }
+        deviceList.withLock { $0 = entries }
+        adoptSiblings()
+    }
+
+    /// The other devices on this person's checked list: the stores let them do what this
+    /// device may, and they replicate with it. Membership is read again when they changed.
+    func adoptSiblings() {
+        var devices = Set<PeerID>()
+        if let person = try? library.privateStore.localPerson(),
+            let list = try? LocalPerson.load(person, from: library.privateStore)
+        {
+            devices = Set(list.devices.map(\.id)).subtracting([localPeer])
+        }
+        for store in library.stores { store.setSiblings(devices) }
+        let changed = siblings.withLock { held in
+            defer { held = devices }
+            return held != devices
+        }
+        if changed, state.withLock({ $0.running }) { applyMembership() }
+    }
+
+    /// Makes a one-time link for a new device (`peershare device link`).
+    public func makeDeviceLink(address: PeerAddress, name: String?, validity: Duration) throws -> (
+        url: DeviceLinkURL, expiresAt: UInt64
+    ) {
+        try DeviceLinking.makeLink(
+            library: library, address: address, name: name, validity: validity,
+            now: UInt64(HybridLogicalClock.wallMilliseconds()))
+    }
+
+    /// Answers a link request on a link connection.
+    func linkRequested(_ frame: Frame, on connection: PeerConnection) -> LinkResponse {
+        let response = DeviceLinking.answer(
+            frame, from: connection.peer, library: library, identity: identity,
+            now: UInt64(HybridLogicalClock.wallMilliseconds()))
+        switch response {
+        case .linked:
+            reloadDeviceList()
+            logger.log(.notice, "linked a new device to this person", peer: connection.peer)
+        case .refused(let code, let message):
+            logger.log(.notice, "refused to link a device (\(code)): \(message)", peer: connection.peer)
+        }
+        return response
+    }
+
+    /// Makes this fresh daemon a device of the person of the device `url` names
+    /// (`peershare device join`).
+    public func joinDevice(_ url: DeviceLinkURL, name: String, timeout: Duration = .seconds(10))
+        throws(DeviceLinkError) -> DeviceList
+    {
+        let list = try DeviceLinking.join(
+            url, name: name, identity: identity, library: library, timeout: timeout)
+        reloadDeviceList()
+        // The linking device is where the link said: dialed at once.
+        tryAddresses([url.address], of: url.device)
+        logger.log(.notice, "joined person \(list.person.short) as one of its devices", peer: url.device)
+        return list
+    }
+}

@@ -1,0 +1,144 @@
+import ControlProtocol
+import Foundation
+import TestSupport
+import Testing
+
+/// Linking a device (issue 14, SPEC §12): a one-time link makes a fresh daemon a device of
+/// the person; a link reused, expired, tampered with, or used on a daemon with a library of
+/// its own is refused with its own message and changes nothing on either side.
+@Suite(.onOwnThreads) struct DeviceLinkTests {
+    @Test func aFreshDaemonJoinsThePersonOfALinkAndBothListTheTwoDevices() throws {
+        let alice = try SharingPeer("alice")
+        let second = try SharingPeer("alice-desktop")
+        for peer in [alice, second] { peer.join([alice, second]) }
+        let link = try alice.json("device", "link")
+        let url = try #require(link["url"]?.stringValue)
+        #expect(url.hasPrefix("peershare://\(alice.address)/link/\(alice.id)/"), "\(url)")
+        #expect(!url.contains("&") && !url.contains("?"), "survives a shell unquoted: \(url)")
+        #expect(link["expires_at"]?.stringValue != nil)
+
+        let joined = try second.json("device", "join", url, "--name", "desktop")
+        #expect(joined["person_id"]?.stringValue == alice.person)
+        #expect(try second.json("id")["person_id"]?.stringValue == alice.person)
+        for peer in [alice, second] {
+            let devices = try #require(try peer.json("device", "list").arrayValue)
+            #expect(
+                Set(devices.compactMap { $0["device_id"]?.stringValue }) == [alice.id, second.id],
+                "\(peer.name)")
+            #expect(devices.first { $0["device_id"]?.stringValue == second.id }?["name"] == "desktop")
+            #expect(
+                devices.filter { $0["this_device"] == true }.map { $0["device_id"]?.stringValue } == [peer.id]
+            )
+        }
+        let renamed = try alice.json("device", "rename", String(second.id.prefix(7)), "study")
+        #expect(renamed["name"] == "study")
+        #expect(
+            try alice.json("device", "list").arrayValue?.first { $0["device_id"]?.stringValue == second.id }?[
+                "name"]
+                == "study")
+        let text = try alice.cli("device", "list")
+        #expect(text.status == 0 && text.stdout.contains("study"), "\(text)")
+        try alice.stop()
+        try second.stop()
+    }
+
+    @Test func theSecondDeviceGetsThePersonsLibraryWithItsDataAndEditsGoBothWays() throws {
+        let alice = try SharingPeer("alice")
+        let desktop = try SharingPeer("alice-desktop")
+        for peer in [alice, desktop] { peer.join([alice, desktop]) }
+        let bytes = randomBytes(200_000)
+        let beach = try alice.addPhoto("beach.jpg", bytes: bytes, tags: ["summer"])
+        let url = try #require(try alice.json("device", "link")["url"]?.stringValue)
+        _ = try desktop.json("device", "join", url)
+
+        // Alice's library arrives, photo data included.
+        try waitUntil("the desktop to see alice's photo") { try desktop.sees() == ["beach.jpg": ["summer"]] }
+        try desktop.syncWait()
+        #expect(try desktop.exported(beach) == bytes)
+        #expect(try AddressMoveTests.entry(of: alice, at: desktop)?["connected"] == true)
+
+        // A photo added on the desktop reaches the laptop; tags made on both at once converge.
+        let desk = try desktop.addPhoto("desk.jpg", bytes: randomBytes(5_000), tags: ["home"])
+        _ = try alice.json("tag", "add", beach, "from-laptop")
+        _ = try desktop.json("tag", "add", beach, "from-desktop")
+        let expected = ["beach.jpg": ["from-desktop", "from-laptop", "summer"], "desk.jpg": ["home"]]
+        for peer in [alice, desktop] {
+            try waitUntil("\(peer.name) to see both devices' changes") { try peer.sees() == expected }
+        }
+        #expect(try alice.exported(desk).count == 5_000)
+
+        // The same tag created on both while apart: one tag everywhere, the smallest UUID.
+        _ = try alice.json("pause")
+        _ = try desktop.json("pause")
+        _ = try alice.json("tag", "add", desk, "twice")
+        _ = try desktop.json("tag", "add", beach, "twice")
+        _ = try alice.json("resume")
+        _ = try desktop.json("resume")
+        try alice.syncWait()
+        try desktop.syncWait()
+        func twice(_ peer: SharingPeer) throws -> [String] {
+            (try peer.json("tag", "list").arrayValue ?? []).filter { $0["name"] == "twice" }
+                .compactMap { $0["id"]?.stringValue ?? $0["tag"]?.stringValue }
+        }
+        try waitUntil("one tag 'twice' on both, the same") {
+            let (a, d) = (try twice(alice), try twice(desktop))
+            return a.count == 1 && a == d
+        }
+        for peer in [alice, desktop] {
+            #expect(try peer.sees()["desk.jpg"]?.contains("twice") == true, "\(peer.name)")
+            #expect(try peer.sees()["beach.jpg"]?.contains("twice") == true, "\(peer.name)")
+        }
+        try alice.stop()
+        try desktop.stop()
+    }
+
+    @Test func everyBadLinkIsRefusedWithItsOwnMessageAndChangesNothing() throws {
+        let alice = try SharingPeer("alice", config: "device_link_validity = 1s\n")
+        let fresh = try SharingPeer("fresh")
+        let used = try SharingPeer("used")
+        let holder = try SharingPeer("holder")
+        let everyone = [alice, fresh, used, holder]
+        for peer in everyone { peer.join(everyone) }
+        let url = try #require(try alice.json("device", "link")["url"]?.stringValue)
+        _ = try used.json("device", "join", url)
+
+        // Used once already.
+        let again = try fresh.refusal("device", "join", url)
+        #expect(again.code.rawValue == "link_used", "\(again)")
+        #expect(again.message.hasPrefix("this link was already used (at "), "\(again)")
+        // A token changed by one character.
+        let link = try #require(try alice.json("device", "link")["url"]?.stringValue)
+        let last = link.last == "0" ? "1" : "0"
+        let tampered = try fresh.refusal("device", "join", String(link.dropLast()) + last)
+        #expect(tampered.code.rawValue == "link_unknown", "\(tampered)")
+        // Another device's ID: the TLS pin does not match who answers.
+        let otherDevice = link.replacingOccurrences(of: alice.id, with: fresh.id)
+        let wrong = try holder.refusal("device", "join", otherDevice)
+        #expect(wrong.code.rawValue == "wrong_device", "\(wrong)")
+        // Not a link at all.
+        let malformed = try fresh.refusal("device", "join", "peershare://\(alice.address)/link/\(alice.id)")
+        #expect(malformed.code.rawValue == "invalid_link", "\(malformed)")
+        // A daemon with a library of its own.
+        _ = try holder.addPhoto("mine.jpg", bytes: randomBytes(64))
+        let notFresh = try holder.refusal("device", "join", link)
+        #expect(notFresh.code.rawValue == "not_fresh", "\(notFresh)")
+        #expect(notFresh.message.contains("(1 photos, 0 shares)"), "\(notFresh)")
+        // Expired (this daemon's links last a second).
+        let expiring = try alice.json("device", "link")
+        let deadline = try #require(
+            (expiring["expires_at"]?.stringValue).flatMap { try? Date($0, strategy: .iso8601) })
+        try waitUntil("the link to expire") { Date() > deadline.addingTimeInterval(0.05) }
+        let expired = try fresh.refusal("device", "join", try #require(expiring["url"]?.stringValue))
+        #expect(expired.code.rawValue == "link_expired", "\(expired)")
+
+        // Nothing changed: alice's person has her and the one device that joined; the others
+        // keep their own persons.
+        let devices = try #require(try alice.json("device", "list").arrayValue)
+        #expect(Set(devices.compactMap { $0["device_id"]?.stringValue }) == [alice.id, used.id])
+        for peer in [fresh, holder] {
+            #expect(try peer.json("id")["person_id"]?.stringValue == peer.person, "\(peer.name)")
+            #expect(try peer.json("device", "list").arrayValue?.count == 1, "\(peer.name)")
+        }
+        for peer in everyone { try peer.stop() }
+    }
+}
