@@ -92,6 +92,33 @@ import Testing
         try desktop.stop()
     }
 
+    @Test func aThirdDeviceIsKnownToTheSecondAtOnceAndTheyReplicateDirectly() throws {
+        let laptop = try SharingPeer("laptop")
+        let desktop = try SharingPeer("desktop")
+        let server = try SharingPeer("server")
+        let everyone = [laptop, desktop, server]
+        for peer in everyone { peer.join(everyone) }
+        _ = try desktop.json(
+            "device", "join", try #require(try laptop.json("device", "link")["url"]?.stringValue))
+        try waitUntil("the desktop to be connected to the laptop") {
+            try AddressMoveTests.entry(of: laptop, at: desktop)?["connected"] == true
+        }
+        _ = try server.json(
+            "device", "join", try #require(try laptop.json("device", "link")["url"]?.stringValue))
+        // The laptop shows the desktop its new list on their open connection: the desktop
+        // takes the server for a device of its own and reaches it (the laptop told it where).
+        try waitUntil("the desktop to list three devices") {
+            try desktop.json("device", "list").arrayValue?.count == 3
+        }
+        try laptop.stop()
+        _ = try server.addPhoto("from-server.jpg", bytes: randomBytes(3_000), tags: ["rack"])
+        try waitUntil("the desktop to see the server's photo, the laptop stopped") {
+            try desktop.sees() == ["from-server.jpg": ["rack"]]
+        }
+        try desktop.stop()
+        try server.stop()
+    }
+
     @Test func everyBadLinkIsRefusedWithItsOwnMessageAndChangesNothing() throws {
         let alice = try SharingPeer("alice", config: "device_link_validity = 1s\n")
         let fresh = try SharingPeer("fresh")

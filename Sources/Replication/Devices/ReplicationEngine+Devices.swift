@@ -17,8 +17,14 @@ extension ReplicationEngine {
         guard let person = try? library.privateStore.localPerson(),
             let entries = try? library.privateStore.deviceListEntries(of: person)
         else { return }
-        deviceList.withLock { $0 = entries }
+        let changed = deviceList.withLock { held in
+            defer { held = entries }
+            return held != entries
+        }
         adoptSiblings()
+        // Peers see the person's list after each hello; those connected now see it at once.
+        guard changed else { return }
+        for connection in state.withLock({ $0.current }) { connection.post(.sendDeviceList(entries)) }
     }
 
     /// The other devices on this person's checked list: the stores let them do what this

@@ -20,6 +20,12 @@ extension ReplicationEngine {
         // stranger, leaves nothing behind (its join records it once admitted).
         guard state.withLock({ $0.membership.zonesByPeer[peer] != nil }) else { return }
         remember(list, of: peer)
+        // Another device of this person may know of a device linked (or renamed) since.
+        if list.person == (try? library.privateStore.localPerson()),
+            !Set(list.entries.map(\.encoded)).isSubset(of: Set(currentDeviceList))
+        {
+            reloadDeviceList()
+        }
     }
 
     /// Stores `list` and that `device` belongs to its person.

@@ -131,6 +131,8 @@ public enum SessionEvent: Sendable {
     /// The members this side is connected to now, among those the peer may know of: told to
     /// the peer (`NeighboursMessage`) when both hellos agreed on it.
     case sendNeighbours([PeerID])
+    /// This person's device list changed: the peer is shown the new one, if it takes lists.
+    case sendDeviceList([[UInt8]])
     /// Signed address records to tell the peer (`AddressRecordsMessage`), if it takes them.
     case sendAddressRecords([AddressRecord])
     /// The store's answer to `SessionAction.prepareSets`.

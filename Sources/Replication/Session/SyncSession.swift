@@ -167,6 +167,10 @@ public struct SyncSession: Sendable {
             if state == .active, agreement?.capabilities.contains(.neighbours) == true {
                 out.send(NeighboursMessage(devices))
             }
+        case .sendDeviceList(let entries):
+            if state == .active, agreement?.capabilities.contains(.persons) == true, !entries.isEmpty {
+                out.send(DeviceListMessage(entries))
+            }
         case .sendAddressRecords(let records):
             if state == .active, agreement?.capabilities.contains(.addressRecords) == true, !records.isEmpty {
                 let most = configuration.limits.maxAddressRecords
