@@ -77,4 +77,10 @@ private func checkMessage(in frame: Frame) {
     if let notice = try? ZoneNotice(frame: frame) {
         guard (try? ZoneNotice(frame: notice.frame)) == notice else { fatalError("zone notice changed") }
     }
+    if let request = try? LinkRequest(frame: frame) {
+        guard (try? LinkRequest(frame: request.frame)) == request else { fatalError("link request changed") }
+    }
+    if let response = try? LinkResponse(frame: frame) {
+        guard (try? LinkResponse(frame: response.frame)) == response else { fatalError("link response changed") }
+    }
 }

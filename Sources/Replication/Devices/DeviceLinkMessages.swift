@@ -14,6 +14,8 @@ extension MessageType {
 ///
 ///     token: string (≤ 128) | name: string (≤ 100) | certificate: bytes (≤ 4096)
 public struct LinkRequest: Equatable, Sendable {
+    /// Longest name, in UTF-8 bytes: what a device-list entry holds.
+    public static let maximumNameBytes = 100
     public var token: String
     public var name: String
     public var certificate: [UInt8]
@@ -38,9 +40,9 @@ public struct LinkRequest: Equatable, Sendable {
         }
         var reader = BinaryReader(frame.fullPayload)
         token = try reader.readString("link token", maximumBytes: 128)
-        name = try reader.readString("device name", maximumBytes: DeviceListEntry.maximumNameBytes)
+        name = try reader.readString("device name", maximumBytes: Self.maximumNameBytes)
         certificate = try reader.readLengthPrefixed(
-            "certificate", maximum: DeviceListEntry.maximumCertificateBytes)
+            "certificate", maximum: MessageLimits().maxCertificateBytes)
         try reader.expectEnd(of: "link request")
     }
 }
@@ -80,7 +82,8 @@ public enum LinkResponse: Equatable, Sendable {
             self = .linked(
                 entries: try reader.readLengthPrefixedList(
                     "device-list entry", count: count, countField: "entry count",
-                    maximumCount: DeviceList.maximumEntries, maximumBytes: 8_192))
+                    maximumCount: MessageLimits().maxDeviceListEntries,
+                    maximumBytes: MessageLimits().maxDeviceListEntryBytes))
         case 0:
             self = .refused(
                 code: try reader.readString("code", maximumBytes: 64),
