@@ -82,6 +82,10 @@ import Testing
         try alice.stop()
         let accepted = try dave.json("accept", url)
         #expect(accepted["via"]?.stringValue != nil, "\(accepted)")
+        // The share's content comes from the member that admitted dave, a moment later.
+        try waitUntil("dave to see the share's photo") {
+            try dave.sees(share: shared.share) == ["beach.jpg": ["summer"]]
+        }
         _ = try dave.json("tag", "add", shared.photo, "from-dave")
         let expected = ["beach.jpg": ["from-dave", "summer"]]
         for peer in [bob, carol] {

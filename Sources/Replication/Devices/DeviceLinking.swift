@@ -151,20 +151,14 @@ public enum DeviceLinking {
     ) throws(DeviceLinkError) -> LinkResponse {
         let address = url.address.description
         let stream: FrameStream
-        do {
-            let socket = try TCPDialer.connect(
-                host: url.address.host, port: url.address.port, timeout: timeout)
-            var configuration = TLSConfiguration.client(identity: identity, expecting: url.device)
-            configuration.readTimeout = timeout
-            stream = FrameStream(
-                connection: try TLSConnection.handshake(over: socket, configuration: configuration))
-        } catch let error as TLSError {
-            if case .unexpectedPeer(let presented, _) = error {
-                throw .wrongDevice(address: address, presented: presented)
-            }
-            throw .unreachable(address: address, reason: error.description)
+        do throws(PinnedDial.Failure) {
+            stream = try PinnedDial.stream(
+                to: url.address, expecting: url.device, identity: identity, timeout: timeout)
         } catch {
-            throw .unreachable(address: address, reason: "\(error)")
+            switch error {
+            case .unreachable(let reason): throw .unreachable(address: address, reason: reason)
+            case .wrongPeer(let presented): throw .wrongDevice(address: address, presented: presented)
+            }
         }
         defer { stream.connection.close() }
         do {

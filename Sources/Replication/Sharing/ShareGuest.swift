@@ -26,23 +26,17 @@ enum ShareGuest {
         _ message: (Capabilities) -> Frame, host: String, port: UInt16, owner: PeerID, identity: PeerIdentity,
         timeout: Duration, advertised: [PeerAddress] = [], deviceList: [[UInt8]] = []
     ) throws(AcceptError) -> JoinResponse {
-        let address = PeerAddress(host: host, port: port).description
+        let target = PeerAddress(host: host, port: port)
+        let address = target.description
         let stream: FrameStream
-        do {
-            let socket = try TCPDialer.connect(host: host, port: port, timeout: timeout)
-            var configuration = TLSConfiguration.client(identity: identity, expecting: owner)
-            configuration.readTimeout = timeout
-            let connection = try TLSConnection.handshake(over: socket, configuration: configuration)
-            stream = FrameStream(connection: connection)
-        } catch let error as SocketError {
-            throw .unreachable(address: address, reason: error.description)
-        } catch let error as TLSError {
-            if case .unexpectedPeer(let presented, _) = error {
+        do throws(PinnedDial.Failure) {
+            stream = try PinnedDial.stream(to: target, expecting: owner, identity: identity, timeout: timeout)
+        } catch {
+            switch error {
+            case .unreachable(let reason): throw .unreachable(address: address, reason: reason)
+            case .wrongPeer(let presented):
                 throw .wrongOwner(address: address, presented: presented, expected: owner)
             }
-            throw .unreachable(address: address, reason: error.description)
-        } catch {
-            throw .unreachable(address: address, reason: "\(error)")
         }
         defer { stream.connection.close() }
         do {
