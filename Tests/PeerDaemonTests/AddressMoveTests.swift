@@ -133,6 +133,8 @@ import Testing
         try waitUntil("bob to see the photo") { try bob.sees(share: share) == ["beach.jpg": ["summer"]] }
         let listed = try Self.addresses(of: alice, at: bob).compactMap { $0["address"]?.stringValue }
         #expect(Set(listed) == ["127.0.0.1:1", "127.0.0.1:\(port)"], "\(listed)")
+        let text = try bob.cli("peers").stdout
+        #expect(text.contains(" (+1)"), "an address, and one more known: \(text)")
         try alice.stop()
         try bob.stop()
     }

@@ -71,8 +71,16 @@ enum PeerCommands {
                     peer["in_sync"] == true ? "yes" : "no", ago(peer["last_seen"]?.intValue),
                     Formatting.bytes(peer["bytes_in"]?.intValue ?? 0),
                     Formatting.bytes(peer["bytes_out"]?.intValue ?? 0),
-                    Formatting.text(peer["address"]),
+                    address(peer),
                 ]
             })
+    }
+
+    /// The address in use (else the first a dial tries), and how many more are known.
+    private static func address(_ peer: JSON) -> String {
+        let known = peer["addresses"]?.arrayValue ?? []
+        let shown = (known.first { $0["in_use"] == true } ?? known.first)?["address"] ?? peer["address"]
+        let more = known.count > 1 ? " (+\(known.count - 1))" : ""
+        return Formatting.text(shown) + more
     }
 }

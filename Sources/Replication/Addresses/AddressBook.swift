@@ -18,6 +18,8 @@ struct AddressBook: Sendable {
         var discovered: [PeerAddress: ContinuousClock.Instant] = [:]
         /// Given by a share URL accepted again (at most `maximumDiscovered`, newest first).
         var hinted: [PeerAddress] = []
+        /// When an address heard on the LAN last made this side dial the device at once.
+        var lanRedialAt: ContinuousClock.Instant?
         /// The address of the connection in use, when this side dialed it.
         var inUse: PeerAddress?
     }
@@ -68,6 +70,16 @@ struct AddressBook: Sendable {
             entry.discovered[oldest.key] = nil
         }
         entries[device] = entry
+    }
+
+    /// Whether an address heard on the LAN may make this side dial `device` at once `now`
+    /// (it did not in the last `gap`); if so, that is noted. Anyone on the LAN can send a
+    /// member's genuine record from any source address: this keeps that from becoming a
+    /// stream of dials.
+    mutating func mayRedialForLAN(_ device: PeerID, now: ContinuousClock.Instant, gap: Duration) -> Bool {
+        if let last = entries[device]?.lanRedialAt, now - last < gap { return false }
+        entries[device, default: Entry()].lanRedialAt = now
+        return true
     }
 
     /// A share URL says `device` listens at `addresses`; returns whether one is new.

@@ -168,6 +168,9 @@ extension ReplicationEngine {
     /// This device's newest signed address record, if it advertises any address.
     public var ownAddressRecord: AddressRecord? { state.withLock { $0.ownRecord } }
 
+    /// Least time between two dials of one device made at once for addresses heard on the LAN.
+    static let lanRedialGap: Duration = .seconds(5)
+
     /// Local discovery heard `record` from `host`: for a member of a zone held here, the
     /// record is checked (unless it is the very one held), kept when newer, and the member
     /// is taken to listen on `host` at the record's ports too (for `expiry`); a new address
@@ -187,7 +190,9 @@ extension ReplicationEngine {
         let redial = state.withLock { state -> Bool in
             let before = Set(state.dialAddresses(record.device))
             state.book.discovered(heard, of: record.device, now: .now, expiry: expiry)
-            guard state.records[record.device]?.current == nil, !heard.allSatisfy(before.contains) else {
+            guard state.records[record.device]?.current == nil, !heard.allSatisfy(before.contains),
+                state.book.mayRedialForLAN(record.device, now: .now, gap: Self.lanRedialGap)
+            else {
                 return false
             }
             state.records[record.device, default: PeerRecord()].nextDial = nil

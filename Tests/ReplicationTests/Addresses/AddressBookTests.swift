@@ -58,6 +58,17 @@ import Testing
             "old ones expired")
     }
 
+    @Test func addressesHeardOnTheLANMakeADialAtOnceAtMostEveryGap() {
+        var book = AddressBook()
+        let start = ContinuousClock.now
+        let allowed = [
+            book.mayRedialForLAN(device, now: start, gap: .seconds(5)),
+            book.mayRedialForLAN(device, now: start + .seconds(1), gap: .seconds(5)),
+            book.mayRedialForLAN(device, now: start + .seconds(6), gap: .seconds(5)),
+        ]
+        #expect(allowed == [true, false, true])
+    }
+
     @Test func eachSourceGetsABurstThenOnePacketASecondAndTheSourcesAreBounded() {
         var budgets = SourceBudgets(maxSources: 2)
         let start = ContinuousClock.now
