@@ -80,7 +80,7 @@ final class Daemon: Sendable {
         self.library = LibraryHandle(library)
         listener = try Self.listen(on: settings.listen)
         let state = DaemonState(
-            peerID: identity.peerID, personID: person.person, pid: getpid(),
+            peerID: identity.peerID, pid: getpid(),
             listenAddress: PeerAddress(host: listener.host, port: listener.port), settings: settings,
             configFile: loader.configFile)
         self.state = state

@@ -6,14 +6,11 @@ import Synchronization
 /// The running daemon's facts (identity, bound address, paths, start time) and its current
 /// settings, which a SIGHUP reload replaces.
 ///
-/// Shared read-mostly by command handlers; the only mutations are `update(settings:)` and
-/// `adopt(person:)`.
+/// Shared read-mostly by command handlers; the only mutation is `update(settings:)`. (The
+/// person this device belongs to is the library's: it changes when the device joins a person
+/// or is removed from one.)
 final class DaemonState: Sendable {
     let peerID: PeerID
-    /// The person this device belongs to (founded on first start; another once this daemon
-    /// joins a person's devices).
-    var personID: PersonID { person.withLock { $0 } }
-    private let person: Mutex<PersonID>
     let pid: Int32
     let startedAt: ContinuousClock.Instant
     let listenAddress: PeerAddress
@@ -23,12 +20,11 @@ final class DaemonState: Sendable {
     private let interfaces: @Sendable () -> [InterfaceAddress]
 
     init(
-        peerID: PeerID, personID: PersonID, pid: Int32, listenAddress: PeerAddress, settings: DaemonSettings,
+        peerID: PeerID, pid: Int32, listenAddress: PeerAddress, settings: DaemonSettings,
         configFile: String?,
         interfaces: @escaping @Sendable () -> [InterfaceAddress] = InterfaceAddress.current
     ) {
         self.peerID = peerID
-        self.person = Mutex(personID)
         self.pid = pid
         self.startedAt = .now
         self.listenAddress = listenAddress
@@ -49,11 +45,6 @@ final class DaemonState: Sendable {
     }
 
     var uptime: Duration { .now - startedAt }
-
-    /// This device joined `person` (`device join`).
-    func adopt(person: PersonID) {
-        self.person.withLock { $0 = person }
-    }
 
     func update(settings: DaemonSettings) {
         current.withLock { $0 = settings }

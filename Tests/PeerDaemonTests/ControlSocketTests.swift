@@ -37,7 +37,7 @@ import Testing
                         "code": "unknown_command",
                         "message": .string(
                             "unknown command 'photo.frobnicate': the commands are accept, device.join, "
-                                + "device.link, device.list, device.rename, history, id, pause, "
+                                + "device.link, device.list, device.remove, device.rename, history, id, pause, "
                                 + "peers, photo.add, photo.delete, photo.export, photo.list, photo.rename, "
                                 + "photo.show, ping, rate, rating.delete, rating.list, resume, share.add, "
                                 + "share.create, share.invite, share.leave, share.list, share.permission, "

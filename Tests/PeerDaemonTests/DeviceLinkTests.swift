@@ -119,6 +119,55 @@ import Testing
         try server.stop()
     }
 
+    @Test func aRemovedDeviceGetsNothingMoreItsLaterChangesAreRefusedAndItsCopyIsPurged() throws {
+        let laptop = try SharingPeer("laptop")
+        let desktop = try SharingPeer("desktop")
+        let server = try SharingPeer("server")
+        let everyone = [laptop, desktop, server]
+        for peer in everyone { peer.join(everyone) }
+        _ = try laptop.addPhoto("before.jpg", bytes: randomBytes(2_000), tags: ["old"])
+        for peer in [desktop, server] {
+            _ = try peer.json(
+                "device", "join", try #require(try laptop.json("device", "link")["url"]?.stringValue))
+        }
+        for peer in [desktop, server] {
+            try waitUntil("\(peer.name) to hold the library and know three devices") {
+                try peer.sees() == ["before.jpg": ["old"]]
+                    && peer.json("device", "list").arrayValue?.count == 3
+            }
+        }
+
+        let itself = try laptop.refusal("device", "remove", laptop.id)
+        #expect(itself.code.rawValue == "invalid", "\(itself)")
+        #expect(itself.message == "a device cannot remove itself: remove it from another device of yours")
+
+        // The desktop is cut off (paused), then removed; it goes on writing meanwhile.
+        _ = try desktop.json("pause")
+        let removed = try laptop.json("device", "remove", String(desktop.id.prefix(7)))
+        #expect(removed["device_id"]?.stringValue == desktop.id)
+        try waitUntil("the server to know the desktop was removed") {
+            try server.json("device", "list").arrayValue?.count == 2
+        }
+        _ = try laptop.addPhoto("after.jpg", bytes: randomBytes(2_000))
+        _ = try desktop.addPhoto("late.jpg", bytes: randomBytes(2_000))
+        _ = try desktop.json("resume")
+
+        // At its next contact the desktop learns it, purges its copy, and is a person of its own.
+        try waitUntil("the desktop to purge its copy") {
+            try desktop.sees().isEmpty && desktop.json("id")["person_id"]?.stringValue != laptop.person
+        }
+        #expect(desktop.log.contains("this device was removed from person"))
+        try laptop.syncWait()
+        try server.syncWait()
+        for peer in [laptop, server] {
+            #expect(
+                try peer.sees() == ["after.jpg": [], "before.jpg": ["old"]],
+                "\(peer.name) got nothing of the desktop's")
+            #expect(try AddressMoveTests.entry(of: desktop, at: peer)?["connected"] != true, "\(peer.name)")
+        }
+        for peer in everyone { try peer.stop() }
+    }
+
     @Test func everyBadLinkIsRefusedWithItsOwnMessageAndChangesNothing() throws {
         let alice = try SharingPeer("alice", config: "device_link_validity = 1s\n")
         let fresh = try SharingPeer("fresh")

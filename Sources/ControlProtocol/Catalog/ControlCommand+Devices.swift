@@ -10,8 +10,11 @@ extension ControlCommand {
     public static let deviceRename = ControlCommand(
         "device.rename", [.required("device"), .required("name")])
 
+    /// `device.remove`: removes another of the person's devices.
+    public static let deviceRemove = ControlCommand("device.remove", [.required("device")])
+
     /// The device commands; a new one is declared above and listed here.
     public static let deviceCommands: [ControlCommand] = [
-        .deviceLink, .deviceJoin, .deviceList, .deviceRename,
+        .deviceLink, .deviceJoin, .deviceList, .deviceRename, .deviceRemove,
     ]
 }

@@ -40,7 +40,17 @@ enum DeviceCommands {
             mode: .call(format: { result in
                 "renamed \(Formatting.text(result["device_id"]).prefix(15)) to \(Formatting.text(result["name"]))"
             })),
+        removeCommand,
     ]
+
+    static let removeCommand = CommandSpec(
+        path: ["device", "remove"],
+        summary: "remove another of your devices: nobody talks to it any more, and it purges its copy",
+        arguments: [ArgumentSpec(placeholder: "DEVICE", key: "device", help: "device ID or unique prefix")],
+        request: .deviceRemove,
+        mode: .call(format: { result in
+            "removed \(Formatting.text(result["device_id"]).prefix(15)); it purges its copy at its next contact"
+        }))
 
     private static func list(_ result: JSON) -> String {
         Formatting.columns(

@@ -34,6 +34,7 @@ extension ReplicationEngine {
         if let person = try? library.privateStore.localPerson(),
             let list = try? LocalPerson.load(person, from: library.privateStore)
         {
+            guard list.isOnList(localPeer) else { return removedFromPerson(list) }
             devices = Set(list.devices.map(\.id)).subtracting([localPeer])
         }
         for store in library.stores { store.setSiblings(devices) }
@@ -42,6 +43,57 @@ extension ReplicationEngine {
             return held != devices
         }
         if changed, state.withLock({ $0.running }) { applyMembership() }
+    }
+
+    /// Removes `device` from this person's devices (`peershare device remove`): signed onto
+    /// the list and shown at once to every peer connected (the removed device included, so
+    /// that it purges its copy); from then on no device of the person talks to it or takes
+    /// its changes. Not this device itself, and not a device that is not on the list.
+    public func removeDevice(_ device: PeerID) throws {
+        guard device != localPeer else {
+            throw DeviceLinkError.refused(
+                code: "invalid",
+                message: "a device cannot remove itself: remove it from another device of yours")
+        }
+        guard let person = try library.privateStore.localPerson() else {
+            throw DeviceLinkError.local("this daemon has no person yet")
+        }
+        var list = try LocalPerson.load(person, from: library.privateStore)
+        guard list.isOnList(device) else {
+            throw DeviceLinkError.refused(
+                code: "unknown_device", message: "\(device.short) is not one of your devices")
+        }
+        let entry = try list.append(
+            .remove(device: device), by: identity, at: UInt64(HybridLogicalClock.wallMilliseconds()))
+        try library.privateStore.saveDeviceListEntries([(entry.hash, entry.encoded)], of: person, local: true)
+        logger.log(.notice, "removed a device from this person", peer: device)
+        reloadDeviceList()
+    }
+
+    /// Another device of the person removed this one: its copy of the person's library (the
+    /// default zone) is purged, and it founds a person of its own again.
+    private func removedFromPerson(_ list: DeviceList) {
+        logger.log(
+            .warning,
+            "this device was removed from person \(list.person.short): purging its copy of the library")
+        do {
+            try library.privateStore.purgeDefaultZone()
+            let name =
+                list.entries.compactMap { entry -> String? in
+                    guard let device = entry.action.addedDevice, device.id == localPeer else { return nil }
+                    return device.name
+                }.last ?? "device"
+            _ = try LocalPerson.foundAgain(
+                library, identity: identity, deviceName: name,
+                now: UInt64(HybridLogicalClock.wallMilliseconds()))
+        } catch {
+            logger.log(.error, "cannot purge after this device's removal: \(error)")
+            return
+        }
+        for store in library.stores { store.setSiblings([]) }
+        siblings.withLock { $0 = [] }
+        reloadDeviceList()
+        if state.withLock({ $0.running }) { applyMembership() }
     }
 
     /// Makes a one-time link for a new device (`peershare device link`).

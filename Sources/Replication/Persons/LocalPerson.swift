@@ -22,6 +22,16 @@ public enum LocalPerson {
         return try load(person, from: store)
     }
 
+    /// Founds a new person with this device, replacing the one it was removed from.
+    public static func foundAgain(_ library: Library, identity: PeerIdentity, deviceName: String, now: UInt64)
+        throws -> DeviceList
+    {
+        let list = DeviceList.found(by: identity, name: deviceName, at: now)
+        try library.privateStore.saveDeviceListEntries(
+            list.entries.map { ($0.hash, $0.encoded) }, of: list.person, local: true)
+        return list
+    }
+
     /// Rebuilds `person`'s list from its stored entries, checking each again.
     public static func load(_ person: PersonID, from store: LibraryStore) throws -> DeviceList {
         let stored = try store.deviceListEntries(of: person)

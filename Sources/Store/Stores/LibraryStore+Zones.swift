@@ -136,6 +136,15 @@ extension LibraryStore {
         }
         for hash in hashes.compactMap({ $0 }) { try collectBlob(hash) }
     }
+
+    /// Empties the default zone (this device was removed from its person's devices): its
+    /// photos, tags, ratings, stamps, clock and sets go, and unused photo data; the zone stays,
+    /// empty, for the library this device starts again.
+    public func purgeDefaultZone() throws {
+        let zone = Self.defaultZone
+        try purge(zone: zone)
+        try writeLocal { db in try createZone(zone, owner: localPeer, db) }
+    }
 }
 
 extension LibraryStore {

@@ -10,7 +10,7 @@ extension ControlRoutes {
         register(.id) { args in
             return [
                 "peer_id": .string(services.state.peerID.description),
-                "person_id": .string(services.state.personID.description),
+                "person_id": try Self.person(services),
             ]
         }
         register(.status) { args in
@@ -25,7 +25,7 @@ extension ControlRoutes {
         let advertised = state.advertiseAddresses.map { JSON.string($0.description) }
         return [
             "peer_id": .string(state.peerID.description),
-            "person_id": .string(state.personID.description),
+            "person_id": try Self.person(services),
             "listen": .string(state.listenAddress.description),
             "advertise": advertised.first ?? .null,
             "advertise_all": .array(advertised),
@@ -58,6 +58,12 @@ extension ControlRoutes {
                 "rate_limited": .int(counts.rateLimited),
             ],
         ]
+    }
+
+    /// The person this device belongs to now (it changes when the device joins a person or
+    /// is removed from one).
+    private static func person(_ services: DaemonServices) throws -> JSON {
+        try services.library.privateStore.localPerson().map { .string($0.description) } ?? .null
     }
 
     /// A duration in seconds, to the millisecond.

@@ -28,7 +28,6 @@ extension ControlRoutes {
             let name = try args.optionalString("name") ?? Daemon.hostName()
             do throws(DeviceLinkError) {
                 let list = try engine.joinDevice(url, name: name)
-                services.state.adopt(person: list.person)
                 return [
                     "person_id": .string(list.person.description), "devices": Self.devicesJSON(list, engine),
                 ]
@@ -36,6 +35,7 @@ extension ControlRoutes {
                 throw ControlError(ControlError.Code(rawValue: error.code), error.description)
             }
         }
+        register(.deviceRemove) { args in try Self.remove(args, engine) }
         register(.deviceList) { _ in
             Self.devicesJSON(try Self.localList(engine), engine)
         }
@@ -57,6 +57,18 @@ extension ControlRoutes {
             engine.deviceListChanged()
             return ["device_id": .string(device.description), "name": .string(name)]
         }
+    }
+
+    private static func remove(_ args: ControlArguments, _ engine: ReplicationEngine) throws -> JSON {
+        let list = try localList(engine)
+        let reference = try args.string("device")
+        let device = try PeerReference.resolve(reference, among: list.devices.map(\.id), kind: "device")
+        do {
+            try engine.removeDevice(device)
+        } catch let error as DeviceLinkError {
+            throw ControlError(ControlError.Code(rawValue: error.code), error.description)
+        }
+        return ["device_id": .string(device.description), "removed": true]
     }
 
     private static func localList(_ engine: ReplicationEngine) throws -> DeviceList {
