@@ -168,6 +168,46 @@ import Testing
         for peer in everyone { try peer.stop() }
     }
 
+    @Test func withMergeADaemonsOwnPhotosJoinThePersonsLibraryAndItsTagsAreDeduplicated() throws {
+        let laptop = try SharingPeer("laptop")
+        let desktop = try SharingPeer("desktop")
+        for peer in [laptop, desktop] { peer.join([laptop, desktop]) }
+        _ = try laptop.addPhoto("beach.jpg", bytes: randomBytes(1_000), tags: ["sunset"])
+        _ = try desktop.addPhoto("desk.jpg", bytes: randomBytes(1_000), tags: ["sunset"])
+        let url = try #require(try laptop.json("device", "link")["url"]?.stringValue)
+        let refused = try desktop.refusal("device", "join", url)
+        #expect(refused.code.rawValue == "not_fresh", "\(refused)")
+        #expect(refused.message.hasSuffix("join with --merge to merge its photos into the person's library"))
+
+        _ = try desktop.json("device", "join", url, "--merge")
+        let expected = ["beach.jpg": ["sunset"], "desk.jpg": ["sunset"]]
+        for peer in [laptop, desktop] {
+            try waitUntil("\(peer.name) to hold both libraries, merged") { try peer.sees() == expected }
+        }
+        try laptop.syncWait()
+        try desktop.syncWait()
+        func sunset(_ peer: SharingPeer) throws -> [String] {
+            (try peer.json("tag", "list").arrayValue ?? []).filter { $0["name"] == "sunset" }
+                .compactMap { $0["id"]?.stringValue ?? $0["tag"]?.stringValue }
+        }
+        try waitUntil("one tag 'sunset', the same on both") {
+            let (a, b) = (try sunset(laptop), try sunset(desktop))
+            return a.count == 1 && a == b
+        }
+
+        // A daemon with a share of its own is refused, --merge or not.
+        let sharer = try SharingPeer("sharer")
+        let photo = try sharer.addPhoto("shared.jpg", bytes: randomBytes(500))
+        _ = try sharer.json("share", "create", photo)
+        let withShare = try sharer.refusal(
+            "device", "join", try #require(try laptop.json("device", "link")["url"]?.stringValue), "--merge")
+        #expect(withShare.code.rawValue == "not_fresh", "\(withShare)")
+        #expect(
+            withShare.message.contains(
+                "a daemon with shares cannot join a person's devices, even with --merge"))
+        for peer in [laptop, desktop, sharer] { try peer.stop() }
+    }
+
     @Test func everyBadLinkIsRefusedWithItsOwnMessageAndChangesNothing() throws {
         let alice = try SharingPeer("alice", config: "device_link_validity = 1s\n")
         let fresh = try SharingPeer("fresh")

@@ -3,7 +3,8 @@ extension ControlCommand {
     /// `device.link`: makes a one-time link (10 minutes, one use) for a new device.
     public static let deviceLink = ControlCommand("device.link", [.optional("name")])
     /// `device.join`: makes this fresh daemon a device of the person a link names.
-    public static let deviceJoin = ControlCommand("device.join", [.required("url"), .optional("name")])
+    public static let deviceJoin = ControlCommand(
+        "device.join", [.required("url"), .optional("name"), .optional("merge", .boolean)])
     /// `device.list`: the person's devices.
     public static let deviceList = ControlCommand("device.list")
     /// `device.rename`: renames one of the person's devices.

@@ -22,7 +22,14 @@ enum DeviceCommands {
             arguments: [
                 ArgumentSpec(placeholder: "URL", key: "url", help: "the link `peershare device link` printed")
             ],
-            options: [nameOption], request: .deviceJoin,
+            options: [
+                nameOption,
+                OptionSpec(
+                    name: "--merge", key: "merge",
+                    help:
+                        "merge this daemon's own unshared photos, tags and ratings into the person's library"),
+            ],
+            request: .deviceJoin,
             mode: .call(format: { result in
                 "this daemon is now a device of person \(Formatting.text(result["person_id"]))\n"
                     + list(result["devices"] ?? [])

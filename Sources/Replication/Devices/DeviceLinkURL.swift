@@ -55,7 +55,8 @@ public struct DeviceLinkURL: Equatable, Sendable, CustomStringConvertible {
 public enum DeviceLinkError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformed(String)
     /// This daemon holds photos or shares of its own.
-    case notFresh(photos: Int, shares: Int)
+    /// This daemon holds photos (without `--merge`) or shares of its own.
+    case notFresh(photos: Int, shares: Int, merging: Bool)
     case unreachable(address: String, reason: String)
     /// Another daemon answers at the link's address.
     case wrongDevice(address: String, presented: PeerID)
@@ -67,9 +68,14 @@ public enum DeviceLinkError: Error, Equatable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case .malformed(let reason): return "not a device link: \(reason)"
-        case .notFresh(let photos, let shares):
-            return "this daemon already holds a library of its own (\(photos) photos, \(shares) shares): "
-                + "only a fresh daemon joins a person's devices"
+        case .notFresh(let photos, let shares, let merging):
+            let held = "this daemon already holds a library of its own (\(photos) photos, \(shares) shares): "
+            if shares > 0 {
+                return held
+                    + "a daemon with shares cannot join a person's devices\(merging ? ", even with --merge" : ""); "
+                    + "stop or leave its shares first"
+            }
+            return held + "join with --merge to merge its photos into the person's library"
         case .unreachable(let address, let reason): return "cannot reach the device at \(address): \(reason)"
         case .wrongDevice(let address, let presented):
             return "another daemon (\(presented)) answers at \(address): the link names another device"

@@ -92,9 +92,13 @@ public enum DeviceLinking {
     }
 
     /// Joins this fresh daemon to the person of the device `url` names; returns the person's
-    /// list, now this library's. Refused, with nothing changed, for a library of its own.
+    /// list, now this library's. Refused, with nothing changed, for a library of its own,
+    /// unless `merge`: then its unshared photos, tags and ratings join the person's library
+    /// (tags deduplicated by the usual rule); a library with shares is refused even so (a
+    /// share's signed membership names its owner person, which cannot change).
     static func join(
-        _ url: DeviceLinkURL, name: String, identity: PeerIdentity, library: Library, timeout: Duration
+        _ url: DeviceLinkURL, name: String, merge: Bool, identity: PeerIdentity, library: Library,
+        timeout: Duration
     ) throws(DeviceLinkError) -> DeviceList {
         guard url.device != identity.peerID else {
             throw .refused(
@@ -102,8 +106,11 @@ public enum DeviceLinking {
         }
         do {
             let held = try library.heldLibrary()
-            guard held.photos == 0, held.shares == 0 else {
-                throw DeviceLinkError.notFresh(photos: held.photos, shares: held.shares)
+            guard held.shares == 0 else {
+                throw DeviceLinkError.notFresh(photos: held.photos, shares: held.shares, merging: merge)
+            }
+            guard held.photos == 0 || merge else {
+                throw DeviceLinkError.notFresh(photos: held.photos, shares: 0, merging: false)
             }
         } catch let error as DeviceLinkError {
             throw error

@@ -122,11 +122,11 @@ extension ReplicationEngine {
 
     /// Makes this fresh daemon a device of the person of the device `url` names
     /// (`peershare device join`).
-    public func joinDevice(_ url: DeviceLinkURL, name: String, timeout: Duration = .seconds(10))
-        throws(DeviceLinkError) -> DeviceList
-    {
+    public func joinDevice(
+        _ url: DeviceLinkURL, name: String, merge: Bool = false, timeout: Duration = .seconds(10)
+    ) throws(DeviceLinkError) -> DeviceList {
         let list = try DeviceLinking.join(
-            url, name: name, identity: identity, library: library, timeout: timeout)
+            url, name: name, merge: merge, identity: identity, library: library, timeout: timeout)
         reloadDeviceList()
         // The linking device is where the link said: dialed at once.
         tryAddresses([url.address], of: url.device)

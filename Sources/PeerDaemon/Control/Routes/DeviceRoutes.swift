@@ -26,8 +26,9 @@ extension ControlRoutes {
                 throw ControlError(ControlError.Code(rawValue: error.code), error.description)
             }
             let name = try args.optionalString("name") ?? Daemon.hostName()
+            let merge = try args.bool("merge", default: false)
             do throws(DeviceLinkError) {
-                let list = try engine.joinDevice(url, name: name)
+                let list = try engine.joinDevice(url, name: name, merge: merge)
                 return [
                     "person_id": .string(list.person.description), "devices": Self.devicesJSON(list, engine),
                 ]
