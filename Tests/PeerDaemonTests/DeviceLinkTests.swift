@@ -49,7 +49,7 @@ import Testing
         let bytes = randomBytes(200_000)
         let beach = try alice.addPhoto("beach.jpg", bytes: bytes, tags: ["summer"])
         let url = try #require(try alice.json("device", "link")["url"]?.stringValue)
-        _ = try desktop.json("device", "join", url)
+        _ = try desktop.json("device", "join", url, "--name", "desktop")
 
         // Alice's library arrives, photo data included.
         try waitUntil("the desktop to see alice's photo") { try desktop.sees() == ["beach.jpg": ["summer"]] }
@@ -66,6 +66,19 @@ import Testing
             try waitUntil("\(peer.name) to see both devices' changes") { try peer.sees() == expected }
         }
         #expect(try alice.exported(desk).count == 5_000)
+
+        // History names the device each change came from, and leaves one out by its name.
+        let history = try #require(try alice.json("history", "--store", "private").arrayValue)
+        #expect(
+            history.contains {
+                $0["device"] == "desktop" && $0["author"]?.stringValue == "sync:\(desktop.id)"
+            })
+        #expect(history.contains { $0["author"] == "local" && $0["device"]?.stringValue != nil })
+        let withoutDesktop = try #require(
+            try alice.json("history", "--store", "private", "--exclude-author", "desktop").arrayValue)
+        #expect(!withoutDesktop.isEmpty && !withoutDesktop.contains { $0["device"] == "desktop" })
+        let unknown = try alice.refusal("history", "--exclude-author", "attic")
+        #expect(unknown.message.contains("or the name of one of your devices, not 'attic'"), "\(unknown)")
 
         // The same tag created on both while apart: one tag everywhere, the smallest UUID.
         _ = try alice.json("pause")

@@ -20,7 +20,7 @@ import Testing
         for entry in history {
             #expect(
                 entry.objectValue.map { Set($0.keys) } == [
-                    "token", "author", "store", "timestamp", "changes",
+                    "token", "author", "store", "timestamp", "changes", "device",
                 ])
             #expect(entry["author"] == "local")
             #expect(entry["store"] == "private")
@@ -72,7 +72,13 @@ import Testing
             data["changes"] == [
                 ["entity": "photo", "id": .string(photo), "type": "insert", "zone": "default"]
             ])
-        #expect(data == (try daemon.json("history"))[0])
+        // The event is the history entry, but for `device` (which only `history` adds).
+        guard case .object(var entry)? = try daemon.json("history")[0] else {
+            Issue.record("no history entry")
+            return
+        }
+        #expect(entry.removeValue(forKey: "device") != nil)
+        #expect(data == .object(entry))
 
         try waitUntil("the history line in:\n\(human.stdout)") { human.stdout.hasSuffix("\n") }
         let time = try #require(event["time"]?.stringValue)

@@ -1,4 +1,5 @@
 import ControlProtocol
+import Replication
 import Store
 
 /// `history`: committed transactions after a token, of one store or both, without one
@@ -16,7 +17,10 @@ extension ControlRoutes {
             guard (1...100_000).contains(limit) else {
                 throw ControlError(.invalidArguments, "history: limit must be from 1 to 100000, not \(limit)")
             }
-            let excluded = try args.optionalString("exclude_author").map(Self.author)
+            let names = Self.deviceNames(library)
+            let excluded = try args.optionalString("exclude_author").map { text throws(ControlError) in
+                try Self.author(text, names: names, local: library.localPeer)
+            }
             let stores =
                 try args.optionalString("store").map { [library.store(try Self.storeKind($0))] }
                 ?? library.stores
@@ -28,7 +32,12 @@ extension ControlRoutes {
                 ($0.timestamp, $0.store == .private ? 0 : 1, $0.token)
                     < ($1.timestamp, $1.store == .private ? 0 : 1, $1.token)
             }
-            return .array(ordered.prefix(limit).map(\.json))
+            return .array(
+                ordered.prefix(limit).map { entry in
+                    guard case .object(var fields) = entry.json else { return entry.json }
+                    fields["device"] = Self.device(of: entry, names: names, local: library.localPeer)
+                    return .object(fields)
+                })
         }
     }
 
@@ -39,14 +48,38 @@ extension ControlRoutes {
         return kind
     }
 
-    /// An author as history records it; a peer ID is normalised to its printed form.
-    private static func author(_ text: String) throws(ControlError) -> String {
+    /// An author as history records it; a peer ID is normalised to its printed form, and the
+    /// name of one of the person's devices stands for that device (`local` for this one).
+    private static func author(_ text: String, names: [PeerID: String], local: PeerID) throws(ControlError)
+        -> String
+    {
         if ["local", "dedup", "purge", "sync"].contains(text) { return text }
         if text.hasPrefix("sync:"), let peer = try? PeerID(parsing: String(text.dropFirst(5))) {
             return "sync:\(peer)"
         }
+        let named = names.filter { $0.value == text }.map(\.key)
+        if named.count == 1, let device = named.first { return device == local ? "local" : "sync:\(device)" }
+        let why = named.count > 1 ? "; several of your devices are called '\(text)': give its device ID" : ""
         throw ControlError(
             .invalidArguments,
-            "history: exclude_author must be local, dedup, purge, sync or sync:PEER_ID, not '\(text)'")
+            "history: exclude_author must be local, dedup, purge, sync, sync:PEER_ID or the name of one of "
+                + "your devices, not '\(text)'\(why)")
+    }
+
+    /// The names of this person's devices, from its checked list (empty if it cannot be read).
+    private static func deviceNames(_ library: Library) -> [PeerID: String] {
+        guard let person = try? library.privateStore.localPerson(),
+            let list = try? LocalPerson.load(person, from: library.privateStore)
+        else { return [:] }
+        return Dictionary(list.devices.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The name of the device that made `entry`'s changes, when it is one of this person's:
+    /// this device for its own transactions, the peer for what a sync brought.
+    private static func device(of entry: HistoryEntry, names: [PeerID: String], local: PeerID) -> JSON {
+        let device: PeerID? =
+            entry.author.hasPrefix("sync:")
+            ? try? PeerID(parsing: String(entry.author.dropFirst(5))) : local
+        return device.flatMap { names[$0] }.map(JSON.string) ?? .null
     }
 }
