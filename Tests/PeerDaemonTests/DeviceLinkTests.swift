@@ -221,6 +221,45 @@ import Testing
         for peer in [laptop, desktop, sharer] { try peer.stop() }
     }
 
+    /// The demo's story: a tag on a photo deleted since, photos shared and tagged by someone
+    /// else, the share stopped (its photos and tags come back to the owner's library, some
+    /// objects written by others): the second device takes all of it from the first as the
+    /// first holds it, and nothing is refused or undone on either.
+    @Test func aLibraryWithAStoppedSharesHistoryReachesTheSecondDeviceWithNothingUndone() throws {
+        let alice = try SharingPeer("alice")
+        let bob = try SharingPeer("bob")
+        let desktop = try SharingPeer("alice-desktop")
+        for peer in [alice, bob, desktop] { peer.join([alice, bob, desktop]) }
+        let beach = try alice.addPhoto("beach.jpg", bytes: randomBytes(3_000), tags: ["summer", "sea"])
+        let city = try alice.addPhoto("city.jpg", bytes: randomBytes(2_000), tags: ["night"])
+        let forest = try alice.addPhoto("forest.jpg", bytes: randomBytes(1_000), tags: ["summer"])
+        _ = try alice.json("tag", "add", city, "summer")
+        _ = try alice.json("photo", "delete", city)
+        let created = try alice.json("share", "create", beach)
+        let share = try #require(created["share"]?.stringValue)
+        _ = try alice.json("share", "invite", share, bob.person, "--permission", "read-write")
+        _ = try bob.json("accept", try #require(created["url"]?.stringValue))
+        try waitUntil("bob to see the beach") { try bob.sees(share: share)["beach.jpg"] != nil }
+        _ = try bob.json("tag", "add", beach, "sunset")
+        _ = try alice.json("share", "add", forest, share)
+        try bob.syncWait()
+        try alice.syncWait()
+        _ = try alice.json("share", "stop", share)
+        let expected = ["beach.jpg": ["sea", "summer", "sunset"], "forest.jpg": ["summer"]]
+        try waitUntil("alice's library to hold both photos again") { try alice.sees() == expected }
+
+        _ = try desktop.json(
+            "device", "join", try #require(try alice.json("device", "link")["url"]?.stringValue))
+        try waitUntil("the desktop to hold alice's library") { try desktop.sees() == expected }
+        try alice.syncWait()
+        try desktop.syncWait()
+        #expect(try alice.sees() == expected, "nothing undone on alice's side")
+        for peer in [alice, desktop] {
+            #expect(!peer.log.contains("refused from the peer"), "\(peer.name) refused nothing")
+        }
+        for peer in [alice, bob, desktop] { try peer.stop() }
+    }
+
     @Test func everyBadLinkIsRefusedWithItsOwnMessageAndChangesNothing() throws {
         let alice = try SharingPeer("alice", config: "device_link_validity = 1s\n")
         let fresh = try SharingPeer("fresh")

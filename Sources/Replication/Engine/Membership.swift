@@ -48,12 +48,13 @@ public struct Membership: Sendable, Equatable {
     {
         var membership = Membership()
         let local = library.localPeer
-        // The person's other devices: this library's own default zone, on both sides.
+        // The person's other devices: this library's own default zone, on both sides. Each
+        // side holds it as its owner: neither undoes its own changes on the other's word.
         for sibling in siblings where sibling != local {
             membership.admitted.insert(sibling)
             membership.siblings.insert(sibling)
             membership.zonesByPeer[sibling, default: []].append(
-                Zone(zone: LibraryStore.defaultZone, store: .private, localIsOwner: true, peerIsOwner: true))
+                Zone(zone: LibraryStore.defaultZone, store: .private, localIsOwner: true))
         }
         for share in try library.privateStore.shares()
         where share.zone != LibraryStore.defaultZone && !share.stopped {

@@ -29,6 +29,7 @@ extension LibraryStore {
             }.map(\.element)
             let context = ApplyContext(
                 zone: set.zone, owner: owner, sender: sender,
+                relaysAsOwner: sender == owner || (set.zone == Self.defaultZone && isSibling(sender)),
                 aheadLimit: limits.aheadLimit(wall: clock.wall()))
             for object in ordered {
                 do {
@@ -241,6 +242,11 @@ final class ApplyContext {
     let zone: String
     let owner: PeerID
     let sender: PeerID
+    /// The sender speaks for the zone's owner: it is the owner, or (in the default zone,
+    /// the person's own library) another device of this person. It delivers every field, by
+    /// whoever wrote it (the default zone holds objects other people wrote while they were
+    /// shared), as the owner relays what it accepted.
+    let relaysAsOwner: Bool
     var permissions: [PeerID: Permission] = [:]
     /// Photos and tags known to be in the zone: checked once, or written by this apply (an
     /// apply never moves an object out of its zone).
@@ -262,10 +268,11 @@ final class ApplyContext {
     /// By author, the lowest stamp of a refused change (at the owner, from a participant).
     var refusedLowest: [PeerID: UInt64] = [:]
 
-    init(zone: String, owner: PeerID, sender: PeerID, aheadLimit: UInt64) {
+    init(zone: String, owner: PeerID, sender: PeerID, relaysAsOwner: Bool? = nil, aheadLimit: UInt64) {
         self.zone = zone
         self.owner = owner
         self.sender = sender
+        self.relaysAsOwner = relaysAsOwner ?? (sender == owner)
         self.aheadLimit = aheadLimit
         checksAhead = sender != owner
     }
