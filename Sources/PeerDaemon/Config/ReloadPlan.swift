@@ -11,35 +11,23 @@ struct ReloadPlan: Equatable {
     init(running: DaemonSettings, loaded: DaemonSettings) {
         var settings = loaded
         var restartRequired: [String] = []
-        if loaded.listen != running.listen {
-            restartRequired.append("listen")
-            settings.listen = running.listen
-        }
-        if loaded.controlSocket != running.controlSocket {
-            restartRequired.append("control_socket")
-            settings.controlSocket = running.controlSocket
-        }
-        if loaded.stateDirectory != running.stateDirectory {
-            restartRequired.append("state_dir")
-            settings.stateDirectory = running.stateDirectory
-        }
-        for (key, path) in Self.storeLimits + Self.peerLimits
-        where loaded.limits[keyPath: path] != running.limits[keyPath: path] {
+        /// Keeps the running value of the setting at `path` when the loaded one differs.
+        func keep<Value: Equatable>(_ key: String, _ path: WritableKeyPath<DaemonSettings, Value>) {
+            guard loaded[keyPath: path] != running[keyPath: path] else { return }
             restartRequired.append(key)
-            settings.limits[keyPath: path] = running.limits[keyPath: path]
+            settings[keyPath: path] = running[keyPath: path]
         }
-        for (key, path) in Self.peerTimes where loaded.limits[keyPath: path] != running.limits[keyPath: path]
-        {
-            restartRequired.append(key)
-            settings.limits[keyPath: path] = running.limits[keyPath: path]
+        keep("listen", \.listen)
+        keep("control_socket", \.controlSocket)
+        keep("state_dir", \.stateDirectory)
+        keep("local_discovery", \.localDiscovery)
+        keep("discovery_port", \.discoveryPort)
+        let limits: WritableKeyPath<DaemonSettings, DaemonLimits> = \.limits
+        for (key, path) in Self.storeLimits + Self.peerLimits {
+            keep(key, limits.appending(path: path as WritableKeyPath<DaemonLimits, Int>))
         }
-        if loaded.localDiscovery != running.localDiscovery {
-            restartRequired.append("local_discovery")
-            settings.localDiscovery = running.localDiscovery
-        }
-        if loaded.discoveryPort != running.discoveryPort {
-            restartRequired.append("discovery_port")
-            settings.discoveryPort = running.discoveryPort
+        for (key, path) in Self.peerTimes {
+            keep(key, limits.appending(path: path as WritableKeyPath<DaemonLimits, Duration>))
         }
         self.settings = settings
         self.restartRequired = restartRequired.sorted()

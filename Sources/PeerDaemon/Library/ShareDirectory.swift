@@ -13,12 +13,13 @@ struct ShareDirectory: Sendable {
     /// `ShareURL.maximumAddresses` more as `at=`), zone, peer ID, current token. Throws when
     /// there is no address another machine could dial (see `address()`).
     func url(zone: String) throws -> ShareURL {
-        try url(zone: zone, address: try address())
+        try url(zone: zone, addresses: try addresses())
     }
 
     /// The URL lists up to `share_url_members` accepted participants whose address the
     /// records hold, so that a joiner can join through one of them while the owner is away.
-    private func url(zone: String, address: PeerAddress) throws -> ShareURL {
+    private func url(zone: String, addresses: [PeerAddress]) throws -> ShareURL {
+        let address = addresses[0]
         let share = try library.privateStore.share(zone)
         let members = (share?.participants ?? []).filter { $0.status == .accepted }.sorted {
             $0.peer < $1.peer
@@ -28,7 +29,7 @@ struct ShareDirectory: Sendable {
                 ShareURL.Member(peer: participant.peer, address: $0)
             }
         }
-        let further = services.state.advertiseAddresses.filter { $0 != address }
+        let further = addresses.dropFirst()
         return ShareURL(
             host: address.host, port: address.port, zone: zone, owner: library.localPeer,
             token: try library.invitationToken(zone: zone), title: share?.title,
@@ -40,7 +41,14 @@ struct ShareDirectory: Sendable {
     /// listen address, no `advertise`, no interface but loopback up), a URL could not
     /// work, so this refuses, saying what to set.
     func address() throws -> PeerAddress {
-        guard let first = services.state.advertiseAddresses.first else {
+        try addresses()[0]
+    }
+
+    /// Every advertised address, read once (the interfaces are listed each time); never
+    /// empty: refused as `address()` is.
+    private func addresses() throws -> [PeerAddress] {
+        let all = services.state.advertiseAddresses
+        guard !all.isEmpty else {
             let listen = services.state.listenAddress
             throw ControlError(
                 .noAdvertisedAddress,
@@ -49,7 +57,7 @@ struct ShareDirectory: Sendable {
                     + "(or start peershared with --advertise HOST:PORT) to the address peers should dial, "
                     + "then retry")
         }
-        return first
+        return all
     }
 
     func permission(_ text: String, allowNone: Bool = false) throws -> Permission {
@@ -142,8 +150,8 @@ struct ShareDirectory: Sendable {
                 }),
         ]
         // Without an address there is no URL to show; share create and revoke say why.
-        if mine && !share.stopped, let address = try? address() {
-            object["url"] = .string(try url(zone: share.zone, address: address).description)
+        if mine && !share.stopped, let addresses = try? addresses() {
+            object["url"] = .string(try url(zone: share.zone, addresses: addresses).description)
         }
         return .object(object)
     }

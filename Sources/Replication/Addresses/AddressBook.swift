@@ -98,12 +98,14 @@ struct AddressBook: Sendable {
     }
 
     /// Devices with at least one address to try.
-    var devices: [PeerID] {
-        entries.compactMap { device, entry in
-            entry.record?.addresses.isEmpty == false || !entry.discovered.isEmpty || !entry.confirmed.isEmpty
-                || !entry.hinted.isEmpty
-                ? device : nil
-        }
+    var devices: [PeerID] { entries.keys.filter(knowsAddress) }
+
+    /// Whether at least one address of `device` is known here.
+    func knowsAddress(_ device: PeerID) -> Bool {
+        guard let entry = entries[device] else { return false }
+        return entry.record?.addresses.isEmpty == false || !entry.discovered.isEmpty
+            || !entry.confirmed.isEmpty
+            || !entry.hinted.isEmpty
     }
 
     /// The addresses to try for `device`, best first, at most `maximumCandidates`: those of

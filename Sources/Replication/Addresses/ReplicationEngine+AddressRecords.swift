@@ -119,17 +119,17 @@ extension ReplicationEngine {
             }
             guard kept else { continue }
             taken.append(record)
-            do {
-                try library.privateStore.storeAddressRecord(
-                    record.encoded, version: record.version, of: record.device)
-            } catch {
-                logger.log(.warning, "cannot keep an address record: \(error)", peer: record.device)
-            }
             logger.log(
                 .info, "listens at \(record.addresses.map(\.description).joined(separator: ", "))",
                 peer: record.device)
         }
-        if !taken.isEmpty { wakeLoop() }
+        guard !taken.isEmpty else { return [] }
+        do {
+            try library.privateStore.storeAddressRecords(taken.map { ($0.device, $0.version, $0.encoded) })
+        } catch {
+            logger.log(.warning, "cannot keep \(taken.count) address records: \(error)", peer: source)
+        }
+        wakeLoop()
         return taken
     }
 

@@ -50,10 +50,7 @@ public enum DeviceLinking {
         }
         do {
             let store = library.privateStore
-            guard let person = try store.localPerson() else {
-                return .refused(code: "internal", message: "this daemon has no person yet")
-            }
-            var list = try LocalPerson.load(person, from: store)
+            var list = try LocalPerson.current(in: store)
             guard !list.isOnList(peer) else {
                 return .refused(
                     code: "already_linked", message: "this device is already one of the person's devices")
@@ -84,7 +81,7 @@ public enum DeviceLinking {
                     certificate: request.certificate,
                     name: String(name.utf8.prefix(DeviceListEntry.maximumNameBytes))!),
                 by: identity, at: now)
-            try store.saveDeviceListEntries([(entry.hash, entry.encoded)], of: person, local: true)
+            try store.saveDeviceListEntries([(entry.hash, entry.encoded)], of: list.person, local: true)
             return .linked(entries: list.entries.map(\.encoded))
         } catch {
             return .refused(code: "internal", message: "the linking device failed: \(error)")

@@ -8,10 +8,6 @@ extension ReplicationEngine {
     /// membership checks carry it): re-read whenever it changes here.
     public var currentDeviceList: [[UInt8]] { deviceList.withLock { $0 } }
 
-    /// The local person's list changed in the store (a rename, say): connections made from
-    /// now on show the new one.
-    public func deviceListChanged() { reloadDeviceList() }
-
     /// Re-reads the local person's list from the store, for the connections made from now on.
     func reloadDeviceList() {
         guard let person = try? library.privateStore.localPerson(),
@@ -31,9 +27,7 @@ extension ReplicationEngine {
     /// device may, and they replicate with it. Membership is read again when they changed.
     func adoptSiblings() {
         var devices = Set<PeerID>()
-        if let person = try? library.privateStore.localPerson(),
-            let list = try? LocalPerson.load(person, from: library.privateStore)
-        {
+        if let list = try? LocalPerson.current(in: library.privateStore) {
             guard list.isOnList(localPeer) else { return removedFromPerson(list) }
             devices = Set(list.devices.map(\.id)).subtracting([localPeer])
         }
@@ -55,18 +49,26 @@ extension ReplicationEngine {
                 code: "invalid",
                 message: "a device cannot remove itself: remove it from another device of yours")
         }
-        guard let person = try library.privateStore.localPerson() else {
-            throw DeviceLinkError.local("this daemon has no person yet")
-        }
-        var list = try LocalPerson.load(person, from: library.privateStore)
+        try signOntoOwnList(.remove(device: device), about: device)
+        logger.log(.notice, "removed a device from this person", peer: device)
+    }
+
+    /// Renames one of this person's devices (`peershare device rename`).
+    public func renameDevice(_ device: PeerID, to name: String) throws {
+        try signOntoOwnList(.rename(device: device, name: name), about: device)
+    }
+
+    /// Signs `action` about `device`, one on the list, onto this person's list with this
+    /// device's key, keeps it, and shows the new list to the peers connected.
+    private func signOntoOwnList(_ action: DeviceListEntry.Action, about device: PeerID) throws {
+        var list = try LocalPerson.current(in: library.privateStore)
         guard list.isOnList(device) else {
             throw DeviceLinkError.refused(
                 code: "unknown_device", message: "\(device.short) is not one of your devices")
         }
-        let entry = try list.append(
-            .remove(device: device), by: identity, at: UInt64(HybridLogicalClock.wallMilliseconds()))
-        try library.privateStore.saveDeviceListEntries([(entry.hash, entry.encoded)], of: person, local: true)
-        logger.log(.notice, "removed a device from this person", peer: device)
+        let entry = try list.append(action, by: identity, at: UInt64(HybridLogicalClock.wallMilliseconds()))
+        try library.privateStore.saveDeviceListEntries(
+            [(entry.hash, entry.encoded)], of: list.person, local: true)
         reloadDeviceList()
     }
 

@@ -50,7 +50,7 @@ struct EngineState: Sendable {
 
     /// Whether any address of `peer` is known.
     func hasAddress(_ peer: PeerID) -> Bool {
-        addresses[peer] != nil || !book.candidates(for: peer, stored: nil).isEmpty
+        addresses[peer] != nil || book.knowsAddress(peer)
     }
 
     /// Drops the record of `peer` when it is neither known nor connected nor being dialed:

@@ -32,6 +32,12 @@ public enum LocalPerson {
         return list
     }
 
+    /// This library's person's list, checked again: the one way to read it.
+    public static func current(in store: LibraryStore) throws -> DeviceList {
+        guard let person = try store.localPerson() else { throw PersonError.noLocalPerson }
+        return try load(person, from: store)
+    }
+
     /// Rebuilds `person`'s list from its stored entries, checking each again.
     public static func load(_ person: PersonID, from store: LibraryStore) throws -> DeviceList {
         let stored = try store.deviceListEntries(of: person)

@@ -19,14 +19,28 @@ extension LibraryStore {
     /// whether it was kept.
     @discardableResult
     public func storeAddressRecord(_ record: [UInt8], version: UInt64, of device: PeerID) throws -> Bool {
-        try writeLocal { db in
-            try db.run(
-                """
-                INSERT INTO address_records (device, version, record) VALUES (?, ?, ?)
-                ON CONFLICT (device) DO UPDATE SET version = excluded.version, record = excluded.record
-                WHERE excluded.version > address_records.version
-                """, device.description, Int64(bitPattern: version), record)
-            return db.changes > 0
+        try storeAddressRecords([(device, version, record)]) == 1
+    }
+
+    /// Keeps each record whose version is higher than the one held for its device, in one
+    /// transaction (the records a connection brings arrive together). Returns how many.
+    @discardableResult
+    public func storeAddressRecords(_ records: [(device: PeerID, version: UInt64, record: [UInt8])]) throws
+        -> Int
+    {
+        guard !records.isEmpty else { return 0 }
+        return try writeLocal { db in
+            var kept = 0
+            for (device, version, record) in records {
+                try db.run(
+                    """
+                    INSERT INTO address_records (device, version, record) VALUES (?, ?, ?)
+                    ON CONFLICT (device) DO UPDATE SET version = excluded.version, record = excluded.record
+                    WHERE excluded.version > address_records.version
+                    """, device.description, Int64(bitPattern: version), record)
+                kept += db.changes
+            }
+            return kept
         }
     }
 

@@ -41,7 +41,7 @@ extension ControlRoutes {
             Self.devicesJSON(try Self.localList(engine), engine)
         }
         register(.deviceRename) { args in
-            var list = try Self.localList(engine)
+            let list = try Self.localList(engine)
             let reference = try args.string("device")
             let device = try PeerReference.resolve(reference, among: list.devices.map(\.id), kind: "device")
             let name = try args.string("name")
@@ -50,12 +50,7 @@ extension ControlRoutes {
                     .invalidArguments,
                     "a device name is 1 to \(DeviceListEntry.maximumNameBytes) bytes; '\(name)' is not")
             }
-            let entry = try list.append(
-                .rename(device: device, name: name), by: engine.identity,
-                at: UInt64(HybridLogicalClock.wallMilliseconds()))
-            try engine.library.privateStore.saveDeviceListEntries(
-                [(entry.hash, entry.encoded)], of: list.person, local: true)
-            engine.deviceListChanged()
+            try engine.renameDevice(device, to: name)
             return ["device_id": .string(device.description), "name": .string(name)]
         }
     }
@@ -73,10 +68,7 @@ extension ControlRoutes {
     }
 
     private static func localList(_ engine: ReplicationEngine) throws -> DeviceList {
-        guard let person = try engine.library.privateStore.localPerson() else {
-            throw ControlError(.internalError, "this daemon has no person yet")
-        }
-        return try LocalPerson.load(person, from: engine.library.privateStore)
+        try LocalPerson.current(in: engine.library.privateStore)
     }
 
     /// Each device of `list`: ID, name, whether it is this one, connected, last seen.

@@ -68,9 +68,7 @@ extension ControlRoutes {
 
     /// The names of this person's devices, from its checked list (empty if it cannot be read).
     private static func deviceNames(_ library: Library) -> [PeerID: String] {
-        guard let person = try? library.privateStore.localPerson(),
-            let list = try? LocalPerson.load(person, from: library.privateStore)
-        else { return [:] }
+        guard let list = try? LocalPerson.current(in: library.privateStore) else { return [:] }
         return Dictionary(list.devices.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
     }
 
