@@ -98,8 +98,12 @@ extension ReplicationEngine {
         let local = localPeer
         let fresh = state.withLock { state in
             records.filter { record in
-                record.device != local && state.membership.peers.contains(record.device)
-                    && (state.book.version(of: record.device) ?? 0) < record.version
+                guard record.device != local else { return false }
+                guard state.membership.peers.contains(record.device) else {
+                    state.keepEarly(record)
+                    return false
+                }
+                return (state.book.version(of: record.device) ?? 0) < record.version
             }
         }
         var taken: [AddressRecord] = []
@@ -131,6 +135,18 @@ extension ReplicationEngine {
         }
         wakeLoop()
         return taken
+    }
+
+    /// Takes the records kept for devices that membership now admits (their device list
+    /// came after them), and passes them on.
+    func takeEarlyRecords() {
+        let ready = state.withLock { state -> [AddressRecord] in
+            let admitted = state.earlyRecords.values.filter { state.membership.peers.contains($0.device) }
+            for record in admitted { state.earlyRecords[record.device] = nil }
+            return admitted
+        }
+        guard !ready.isEmpty else { return }
+        forward(take(ready, heardFrom: nil), except: nil)
     }
 
     /// Passes `records` on to every connection, but `source`, whose peer shares a zone with

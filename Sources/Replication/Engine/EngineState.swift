@@ -13,6 +13,11 @@ struct EngineState: Sendable {
     var book = AddressBook()
     /// This device's own newest signed address record.
     var ownRecord: AddressRecord?
+    /// Records of devices that were no member when they arrived (a device list that makes
+    /// them one may come a moment later), unchecked, newest per device, at most
+    /// `maxEarlyRecords`: taken when membership admits their device.
+    var earlyRecords: [PeerID: AddressRecord] = [:]
+    static let maxEarlyRecords = 256
     var pausedAll = false
     var pausedPeers: Set<PeerID> = []
     var records: [PeerID: PeerRecord] = [:]
@@ -42,6 +47,13 @@ struct EngineState: Sendable {
 
     /// Peers worth a line in `peers`: members of a zone, and peers whose address was given.
     var knownPeers: Set<PeerID> { membership.peers.union(addresses.keys) }
+
+    /// Keeps a record of a device that is no member yet, unless the map is full.
+    mutating func keepEarly(_ record: AddressRecord) {
+        if let held = earlyRecords[record.device], held.version >= record.version { return }
+        guard earlyRecords[record.device] != nil || earlyRecords.count < Self.maxEarlyRecords else { return }
+        earlyRecords[record.device] = record
+    }
 
     /// The addresses a dial of `peer` tries, best first.
     func dialAddresses(_ peer: PeerID) -> [PeerAddress] {

@@ -110,11 +110,18 @@ extension ReplicationEngine {
         let (connections, previous) = state.withLock { state -> ([PeerConnection], Membership) in
             let previous = state.membership
             state.membership = membership
+            // A peer that became a member is dialed at once: an earlier refusal (it was no
+            // member then) must not leave it backed off.
+            for peer in membership.admitted.subtracting(previous.admitted)
+            where state.records[peer]?.current == nil {
+                state.records[peer]?.nextDial = nil
+            }
             state.book.keep(only: membership.peers)
             for peer in Array(state.records.keys) { state.forgetIfStranger(peer) }
             return (state.current, previous)
         }
         guard previous != membership else { return }
+        takeEarlyRecords()
         for connection in connections {
             let peer = connection.peer
             let kept = Set(membership.zones(with: peer).map(\.zone))
