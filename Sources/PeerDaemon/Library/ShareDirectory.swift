@@ -106,11 +106,12 @@ struct ShareDirectory: Sendable {
     }
 
     func isListed(_ share: ShareInfo) -> Bool {
-        !(share.stopped && share.owner == library.localPeer)
+        !(share.stopped && share.store == .private)
     }
 
     func json(_ share: ShareInfo) throws -> JSON {
-        let mine = share.owner == library.localPeer
+        // Every share of the private store is this person's, made on this device or another.
+        let mine = share.store == .private
         let myPermission: String
         if mine {
             myPermission = Permission.readWrite.rawValue

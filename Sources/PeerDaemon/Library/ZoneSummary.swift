@@ -27,7 +27,7 @@ struct ZoneSummary: Sendable, Equatable {
                 result.append(
                     ZoneSummary(
                         id: zone.id, store: store.kind,
-                        role: zone.owner == library.localPeer ? .owner : .participant,
+                        role: store.kind == .private ? .owner : .participant,
                         title: isDefault ? nil : titles[zone.id], photos: counts[zone.id]?.photos ?? 0,
                         tags: counts[zone.id]?.tags ?? 0))
             }

@@ -17,24 +17,30 @@ extension ReplicationEngine {
             defer { held = entries }
             return held != entries
         }
-        adoptSiblings()
+        adoptDeviceGroups()
         // Peers see the person's list after each hello; those connected now see it at once.
         guard changed else { return }
         for connection in state.withLock({ $0.current }) { connection.post(.sendDeviceList(entries)) }
     }
 
-    /// The other devices on this person's checked list: the stores let them do what this
-    /// device may, and they replicate with it. Membership is read again when they changed.
-    func adoptSiblings() {
-        var devices = Set<PeerID>()
-        if let list = try? LocalPerson.current(in: library.privateStore) {
-            guard list.isOnList(localPeer) else { return removedFromPerson(list) }
-            devices = Set(list.devices.map(\.id)).subtracting([localPeer])
+    /// Which devices are whose, from every device list this library holds, each checked
+    /// again: the stores let a person's current devices act for it (this person's other
+    /// devices do what this device may), and membership is read again when they changed.
+    /// This device gone from its own person's list means another device removed it.
+    func adoptDeviceGroups() {
+        let store = library.privateStore
+        var groups = DeviceGroups(
+            local: try? store.localPerson(), proven: (try? store.provenPersons()) ?? [:])
+        for person in (try? store.listedPersons()) ?? [] {
+            guard let list = try? LocalPerson.load(person, from: store) else { continue }
+            if person == groups.local, !list.isOnList(localPeer) { return removedFromPerson(list) }
+            groups.current[person] = Set(list.devices.map(\.id))
+            groups.ever[person] = Set(list.entries.compactMap { $0.action.addedDevice?.id })
         }
-        for store in library.stores { store.setSiblings(devices) }
-        let changed = siblings.withLock { held in
-            defer { held = devices }
-            return held != devices
+        for store in library.stores { store.setDeviceGroups(groups) }
+        let changed = deviceGroups.withLock { held in
+            defer { held = groups }
+            return held != groups
         }
         if changed, state.withLock({ $0.running }) { applyMembership() }
     }
@@ -73,12 +79,16 @@ extension ReplicationEngine {
     }
 
     /// Another device of the person removed this one: its copy of the person's library (the
-    /// default zone) is purged, and it founds a person of its own again.
+    /// default zone, the shares the person owns and those it takes part in) is purged, and
+    /// it founds a person of its own again.
     private func removedFromPerson(_ list: DeviceList) {
         logger.log(
             .warning,
             "this device was removed from person \(list.person.short): purging its copy of the library")
         do {
+            for store in library.stores {
+                for zone in try store.zoneOwners() { try store.purge(zone: zone.id) }
+            }
             try library.privateStore.purgeDefaultZone()
             let name =
                 list.entries.compactMap { entry -> String? in
@@ -92,8 +102,6 @@ extension ReplicationEngine {
             logger.log(.error, "cannot purge after this device's removal: \(error)")
             return
         }
-        for store in library.stores { store.setSiblings([]) }
-        siblings.withLock { $0 = [] }
         reloadDeviceList()
         if state.withLock({ $0.running }) { applyMembership() }
     }

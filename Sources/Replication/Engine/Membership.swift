@@ -43,51 +43,75 @@ public struct Membership: Sendable, Equatable {
 
     /// Reads the membership of `library` and its members' addresses. Rows naming a
     /// malformed peer ID or address are skipped.
-    public static func load(from library: Library, meshDials: Int = 16, siblings: Set<PeerID> = [])
+    public static func load(from library: Library, meshDials: Int = 16, groups: DeviceGroups = DeviceGroups())
         throws -> Membership
     {
         var membership = Membership()
         let local = library.localPeer
-        // The person's other devices: this library's own default zone, on both sides. Each
-        // side holds it as its owner: neither undoes its own changes on the other's word.
-        for sibling in siblings where sibling != local {
+        let siblings = groups.siblings(of: local)
+        let owned = try library.privateStore.shares().filter {
+            $0.zone != LibraryStore.defaultZone && !$0.stopped
+        }
+        let takenPart = try library.sharedStore.zoneOwners()
+        // The person's other devices replicate the whole library: the default zone, the
+        // shares the person owns (each side holds them as their owner: neither undoes its
+        // own changes on the other's word) and those it takes part in (as fellow participants).
+        for sibling in siblings {
             membership.admitted.insert(sibling)
             membership.siblings.insert(sibling)
             membership.zonesByPeer[sibling, default: []].append(
                 Zone(zone: LibraryStore.defaultZone, store: .private, localIsOwner: true))
+            for share in owned {
+                membership.zonesByPeer[sibling]!.append(
+                    Zone(zone: share.zone, store: .private, localIsOwner: true))
+            }
+            for zone in takenPart {
+                membership.zonesByPeer[sibling]!.append(
+                    Zone(zone: zone.id, store: .shared, localIsOwner: false))
+            }
         }
-        for share in try library.privateStore.shares()
-        where share.zone != LibraryStore.defaultZone && !share.stopped {
+        for share in owned {
             for participant in share.participants {
-                let peer = participant.peer
-                guard peer != local else { continue }
-                switch participant.status {
-                case .accepted:
-                    membership.admitted.insert(peer)
-                    membership.zonesByPeer[peer, default: []].append(
-                        Zone(zone: share.zone, store: .private, localIsOwner: true))
-                case .pending:
-                    membership.admitted.insert(peer)
-                case .removed:
-                    break
+                // A participant takes part through each of its person's current devices.
+                let devices = participant.person.flatMap { groups.current[$0] } ?? []
+                for peer in devices.union([participant.peer]) where peer != local && !siblings.contains(peer)
+                {
+                    switch participant.status {
+                    case .accepted:
+                        membership.admitted.insert(peer)
+                        membership.zonesByPeer[peer, default: []].append(
+                            Zone(zone: share.zone, store: .private, localIsOwner: true))
+                    case .pending:
+                        membership.admitted.insert(peer)
+                    case .removed:
+                        break
+                    }
                 }
             }
         }
         for row in try library.privateStore.participantAddresses() where row.peer != local {
             if let address = PeerAddress(parsing: row.address) { membership.addresses[row.peer] = address }
         }
-        for zone in try library.sharedStore.zones() {
+        let ownerPersons = Dictionary(
+            try library.sharedStore.shares().compactMap { share in share.ownerPerson.map { (share.zone, $0) }
+            },
+            uniquingKeysWith: { a, _ in a })
+        for zone in takenPart {
             let owner = zone.owner
             guard owner != local else { continue }
-            membership.admitted.insert(owner)
-            membership.owners.insert(owner)
-            membership.zonesByPeer[owner, default: []].append(
-                Zone(zone: zone.id, store: .shared, localIsOwner: false, peerIsOwner: true))
+            // Every current device of the owner's person speaks for the owner.
+            let devices = ownerPersons[zone.id].flatMap { groups.current[$0] } ?? [owner]
+            for device in devices where device != local && !siblings.contains(device) {
+                membership.admitted.insert(device)
+                membership.owners.insert(device)
+                membership.zonesByPeer[device, default: []].append(
+                    Zone(zone: zone.id, store: .shared, localIsOwner: false, peerIsOwner: true))
+            }
             if let address = zone.address.flatMap(PeerAddress.init(parsing:)) {
                 membership.addresses[owner] = address
             }
         }
-        try membership.addFellowParticipants(of: library)
+        try membership.addFellowParticipants(of: library, groups: groups)
         let ring = membership.fellows.sorted()
         let after = ring.firstIndex { $0 > local } ?? 0
         membership.dialedFellows = Set((ring[after...] + ring[..<after]).prefix(max(0, meshDials)))
@@ -99,8 +123,9 @@ public struct Membership: Sendable, Equatable {
     /// addresses their records give (written by the owner), and the members the zones'
     /// signed logs admit that the records do not name yet (`LibraryStore.LogMember`: joined
     /// through a member while the owner was away), unless a record says they were removed.
-    private mutating func addFellowParticipants(of library: Library) throws {
+    private mutating func addFellowParticipants(of library: Library, groups: DeviceGroups) throws {
         let local = library.localPeer
+        let person = groups.local.map { groups.current[$0] ?? [] } ?? []
         let logMembers = Dictionary(grouping: try library.sharedStore.logMembers(), by: \.zone)
         for share in try library.sharedStore.shares()
         where share.zone != LibraryStore.defaultZone && !share.stopped && share.owner != local {
@@ -109,19 +134,26 @@ public struct Membership: Sendable, Equatable {
             let fromLog = (logMembers[share.zone] ?? []).filter { records[$0.device]?.status != .removed }
             // Only while this library is itself an accepted participant (by the records, or
             // by the log until the records name it).
+            // (Another device of this person taking part counts: the person takes part.)
             let admittedByLog = fromLog.contains { $0.device == local && $0.permission != nil }
-            guard MemberAdmission.takesPart(status: records[local]?.status, admittedByLog: admittedByLog)
-            else {
-                continue
-            }
+            let status =
+                records[local]?.status
+                ?? (siblings.contains { records[$0]?.status == .accepted } ? .accepted : nil)
+            guard MemberAdmission.takesPart(status: status, admittedByLog: admittedByLog) else { continue }
             var members: [PeerID: String?] = [:]
             for participant in share.participants where participant.status == .accepted {
                 members[participant.peer] = participant.address
+                // A participant takes part through each of its person's current devices.
+                for device in participant.person.flatMap({ groups.current[$0] }) ?? []
+                where members[device] == nil {
+                    members[device] = .some(nil)
+                }
             }
             for member in fromLog where members[member.device] == nil {
                 members[member.device] = member.address
             }
-            for (peer, address) in members where peer != local && peer != share.owner {
+            for (peer, address) in members
+            where peer != local && !owners.contains(peer) && !person.contains(peer) {
                 if !admitted.contains(peer) { fellows.insert(peer) }
                 admitted.insert(peer)
                 zonesByPeer[peer, default: []].append(

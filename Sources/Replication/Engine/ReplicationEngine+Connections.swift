@@ -227,6 +227,9 @@ extension ReplicationEngine: ConnectionOwner {
             state.withLock { $0.book.clearInUse(peer) }
         }
         sendAddressRecords(on: connection)
+        if state.withLock({ $0.membership.siblings.contains(peer) }) {
+            connection.post(.sendSiblingZones(siblingZones()))
+        }
         let direction = connection.dialedByLocal ? "dialed" : "accepted"
         logger.log(.info, "connected (\(direction), \(connection.tls.remoteAddress))", peer: peer)
         emit(.connected(peer, dialedByUs: connection.dialedByLocal))

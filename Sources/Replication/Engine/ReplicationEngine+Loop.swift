@@ -101,7 +101,7 @@ extension ReplicationEngine {
         let membership: Membership
         do {
             membership = try Membership.load(
-                from: library, meshDials: configuration.maxMeshDials, siblings: siblings.withLock { $0 })
+                from: library, meshDials: configuration.maxMeshDials, groups: deviceGroups.withLock { $0 })
         } catch {
             logger.log(.error, "cannot read share membership: \(error)")
             return
@@ -122,6 +122,9 @@ extension ReplicationEngine {
         }
         guard previous != membership else { return }
         takeEarlyRecords()
+        if membership.siblings.contains(where: { previous.zones(with: $0) != membership.zones(with: $0) }) {
+            announceZonesToSiblings()
+        }
         for connection in connections {
             let peer = connection.peer
             let kept = Set(membership.zones(with: peer).map(\.zone))

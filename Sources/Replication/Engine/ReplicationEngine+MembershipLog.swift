@@ -99,15 +99,22 @@ extension ReplicationEngine {
             let owned = state.withLock {
                 $0.membership.zones(with: peer).contains { $0.zone == zone && $0.localIsOwner }
             }
-            if owned {
+            // Another device of this person, for a share the person owns: its log is this
+            // one's too (what it signed, and the joins it admitted), checked and kept whole.
+            let fromSibling = state.withLock { $0.membership.siblings.contains(peer) }
+            if owned && !fromSibling {
                 ratify(zone: zone, operations: operations, signerLists: signerLists, from: connection)
                 return
             }
-            let held = try library.sharedStore.membershipOperationHashes(zone: zone)
+            let kind: StoreKind = owned ? .private : .shared
+            let held = try library.store(kind).membershipOperationHashes(zone: zone)
             guard operations.contains(where: { !held.contains(SHA256Hasher.digest($0)) }) else { return }
             let sender = connection.status.withLock { $0.person }
-            let outcome = try MembershipIntake.receive(
-                operations, zone: zone, library: library, sender: sender, signerLists: signerLists)
+            let outcome = try membershipLogWriting.withLock {
+                try MembershipIntake.receive(
+                    operations, zone: zone, library: library, sender: sender, signerLists: signerLists,
+                    in: kind)
+            }
             for reason in outcome.refused {
                 logger.log(.warning, "refused a membership operation of zone \(zone): \(reason)", peer: peer)
             }

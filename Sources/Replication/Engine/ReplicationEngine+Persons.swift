@@ -26,6 +26,12 @@ extension ReplicationEngine {
         {
             reloadDeviceList()
         }
+        // A person's devices act for it: whose they are may have changed (a device linked
+        // or removed, or a device proving its person for the first time).
+        let known = deviceGroups.withLock { groups in
+            groups.proven[peer] == list.person && groups.current[list.person] == Set(list.devices.map(\.id))
+        }
+        if !known { adoptDeviceGroups() }
     }
 
     /// Stores `list` and that `device` belongs to its person.

@@ -30,8 +30,8 @@ public final class ReplicationEngine: @unchecked Sendable {
     let backoff: Backoff
     /// This person's device list, encoded entries (`currentDeviceList`): what peers are shown.
     let deviceList: Mutex<[[UInt8]]>
-    /// The other devices of this person (`adoptSiblings`).
-    let siblings = Mutex<Set<PeerID>>([])
+    /// Which devices are whose, from the device lists this library holds (`adoptDeviceGroups`).
+    let deviceGroups = Mutex(DeviceGroups())
     private let setup = Mutex<(loop: IOThread?, listener: TCPListener?, upkeep: MembershipUpkeep?)>(
         (nil, nil, nil))
 
@@ -64,9 +64,9 @@ public final class ReplicationEngine: @unchecked Sendable {
     /// Reads membership, starts following the stores' commits and starts the dialer.
     /// Throws when the stores cannot be read. Calling it twice does nothing.
     public func start() throws {
-        adoptSiblings()
+        adoptDeviceGroups()
         let membership = try Membership.load(
-            from: library, meshDials: configuration.maxMeshDials, siblings: siblings.withLock { $0 })
+            from: library, meshDials: configuration.maxMeshDials, groups: deviceGroups.withLock { $0 })
         let begins = state.withLock { state -> Bool in
             guard !state.running, !state.stopped else { return false }
             state.running = true

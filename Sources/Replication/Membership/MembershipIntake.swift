@@ -31,7 +31,8 @@ public enum MembershipIntake {
         }
     }
 
-    /// Checks `operations` of `zone` (held in the shared store) and stores those that check.
+    /// Checks `operations` of `zone` (held in the shared store, or, for a share this person
+    /// owns that another of its devices sent, in the private store) and stores those that check.
     /// `sender` is the device list the sending connection's device proved (docs/PROTOCOL.md
     /// §7.6), if it sent one: it names the owner's person and devices when the share record
     /// or the stored lists do not yet (the operations of a first connection arrive before
@@ -43,9 +44,9 @@ public enum MembershipIntake {
     /// loaded again.
     public static func receive(
         _ operations: [[UInt8]], zone: String, library: Library, sender: DeviceList? = nil,
-        signerLists: [[[UInt8]]] = []
+        signerLists: [[[UInt8]]] = [], in kind: StoreKind = .shared
     ) throws -> Outcome {
-        let store = library.sharedStore
+        let store = library.store(kind)
         guard let share = try store.share(zone) else { throw Failure.unknownZone(zone) }
         let proven = sender.flatMap { $0.isOnList(share.owner) ? $0 : nil }
         let lists = signerLists.compactMap { try? PersonProof.list($0) }
@@ -60,6 +61,7 @@ public enum MembershipIntake {
         guard
             let owner = try share.ownerPerson ?? library.privateStore.person(of: share.owner)
                 ?? proven?.person ?? founded?.person
+                ?? (kind == .private ? library.privateStore.localPerson() : nil)
         else {
             throw Failure.ownerPersonUnknown(zone: zone, owner: share.owner)
         }

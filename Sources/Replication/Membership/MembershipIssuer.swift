@@ -25,8 +25,10 @@ struct MembershipIssuer: Sendable {
         do {
             guard let local = try store.localPerson() else { return [:] }
             person = local
+            // Every share of the private store is this person's: made here, or by another
+            // of its devices (whose records arrive before or after its log: see below).
             shares = try store.shares().filter { share in
-                share.owner == library.localPeer && (zones?.contains(share.zone) ?? true)
+                share.zone != LibraryStore.defaultZone && (zones?.contains(share.zone) ?? true)
             }
         } catch {
             failed("every share", error)
@@ -48,9 +50,13 @@ struct MembershipIssuer: Sendable {
         let store = library.privateStore
         var stored = try StoredMembership.load(
             zone: share.zone, owner: person, from: store, privateStore: store)
+        // Only the device that made a share founds its log: another device of the person
+        // that has the records but not yet the log would sign a second `create`.
+        guard share.owner == library.localPeer || stored.log.state != nil else { return [] }
         let actions = MembershipReconciliation.actions(
             state: stored.log.state, share: share, owner: person,
-            token: try store.invitationTokenHash(zone: share.zone), tokensKnown: true)
+            token: try store.invitationTokenHash(zone: share.zone), tokensKnown: true,
+            othersTokens: MembershipReconciliation.othersTokens(in: stored.log, device: library.localPeer))
         var issued: [MembershipOperation] = []
         for action in actions {
             let operation = MembershipOperation.signed(

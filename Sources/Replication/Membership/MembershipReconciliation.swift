@@ -22,8 +22,11 @@ enum MembershipReconciliation {
 
     /// The operations, in order, that bring `state` in line with `share` (and, when
     /// `tokensKnown`, with the share URL's current token `token`, nil when none was made).
+    /// Tokens in `othersTokens` (added by another device of the owner, whose URLs they are)
+    /// are never revoked here.
     static func actions(
-        state: MembershipState?, share: ShareInfo, owner: PersonID, token: [UInt8]?, tokensKnown: Bool
+        state: MembershipState?, share: ShareInfo, owner: PersonID, token: [UInt8]?, tokensKnown: Bool,
+        othersTokens: Set<[UInt8]> = []
     ) -> [MembershipOperation.Action] {
         var actions: [MembershipOperation.Action] = []
         if share.stopped {
@@ -51,7 +54,7 @@ enum MembershipReconciliation {
         }
         if tokensKnown {
             for hash in current.tokens.keys.sorted(by: { $0.lexicographicallyPrecedes($1) })
-            where hash != token {
+            where hash != token && !othersTokens.contains(hash) {
                 actions.append(.revokeToken(hash: hash))
             }
             if let token, current.tokens[token] == nil, !current.revokedTokens.contains(token) {
@@ -76,17 +79,32 @@ enum MembershipReconciliation {
         return actions
     }
 
+    /// The URL tokens `log` holds that a device other than `device` added: each device of
+    /// the owner makes and revokes its own URLs.
+    static func othersTokens(in log: MembershipLog, device: PeerID) -> Set<[UInt8]> {
+        Set(
+            log.operations.compactMap { operation in
+                guard case .addToken(let hash, _) = operation.action, operation.signer != device else {
+                    return nil
+                }
+                return hash
+            })
+    }
+
     /// Whether `state` matches the records: nothing to issue, no participant in the fold
     /// that no record names, and, when `strictAccepts` (the log holds an accept), every
     /// accepted record accepted in the fold.
     static func matches(
         state: MembershipState?, share: ShareInfo, owner: PersonID, token: [UInt8]?, tokensKnown: Bool,
-        strictAccepts: Bool = false
+        othersTokens: Set<[UInt8]> = [], strictAccepts: Bool = false
     ) -> Bool {
         guard let state else { return false }
         if share.stopped || state.stopped { return share.stopped && state.stopped }
         guard
-            actions(state: state, share: share, owner: owner, token: token, tokensKnown: tokensKnown).isEmpty
+            actions(
+                state: state, share: share, owner: owner, token: token, tokensKnown: tokensKnown,
+                othersTokens: othersTokens
+            ).isEmpty
         else { return false }
         let wanted = wantedParticipants(share, in: state)
         if strictAccepts,

@@ -42,6 +42,7 @@ public struct MembershipSummary: Equatable, Sendable {
         let matches = MembershipReconciliation.matches(
             state: stored.log.state, share: share, owner: owner,
             token: owned ? try store.invitationTokenHash(zone: share.zone) : nil, tokensKnown: owned,
+            othersTokens: MembershipReconciliation.othersTokens(in: stored.log, device: library.localPeer),
             strictAccepts: hasAccepts)
         return MembershipSummary(
             operations: stored.log.operations.count, matchesRecords: matches,

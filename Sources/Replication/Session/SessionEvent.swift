@@ -133,6 +133,8 @@ public enum SessionEvent: Sendable {
     case sendNeighbours([PeerID])
     /// This person's device list changed: the peer is shown the new one, if it takes lists.
     case sendDeviceList([[UInt8]])
+    /// The zones this library holds, for another device of its person (`SiblingZonesMessage`).
+    case sendSiblingZones(SiblingZonesMessage)
     /// Signed address records to tell the peer (`AddressRecordsMessage`), if it takes them.
     case sendAddressRecords([AddressRecord])
     /// The store's answer to `SessionAction.prepareSets`.

@@ -171,6 +171,8 @@ public struct SyncSession: Sendable {
             if state == .active, agreement?.capabilities.contains(.persons) == true, !entries.isEmpty {
                 out.send(DeviceListMessage(entries))
             }
+        case .sendSiblingZones(let message):
+            if state == .active, agreement?.capabilities.contains(.persons) == true { out.send(message) }
         case .sendAddressRecords(let records):
             if state == .active, agreement?.capabilities.contains(.addressRecords) == true, !records.isEmpty {
                 let most = configuration.limits.maxAddressRecords

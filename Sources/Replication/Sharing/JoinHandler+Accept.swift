@@ -34,7 +34,7 @@ extension JoinHandler {
                 message: "a join's accept needs the joining device's device list, sent after the hello")
         }
         let store = library.privateStore
-        guard let share = try store.share(request.zone), share.owner == library.localPeer,
+        guard let share = try store.share(request.zone), share.zone != LibraryStore.defaultZone,
             let owner = try share.ownerPerson ?? store.localPerson()
         else { return .none }
         let stored = try StoredMembership.load(

@@ -133,7 +133,7 @@ enum JoinHandler {
     private static func participation(
         of peer: PeerID, in zone: String, library: Library
     ) -> (ShareInfo, Participant)? {
-        guard let share = try? library.privateStore.share(zone), share.owner == library.localPeer,
+        guard let share = try? library.privateStore.share(zone),
             let record = share.participants.first(where: { $0.peer == peer })
         else { return nil }
         return (share, record)

@@ -48,8 +48,7 @@ extension ReplicationEngine {
             return
         }
         do {
-            let owner = try library.sharedStore.zoneOwners().first { $0.id == notice.zone }?.owner
-            guard owner == peer else {
+            guard try library.sharedStore.speaksForOwner(peer, in: notice.zone) else {
                 logger.log(
                     .notice, "ignored a revocation of zone \(notice.zone), which the peer does not own here",
                     peer: peer)

@@ -79,6 +79,10 @@ extension ReplicationEngine {
     /// Membership is then refreshed, as the message may have changed it, and the address a
     /// guest gave is recorded if it is now a member.
     func connection(_ connection: PeerConnection, sharing frame: Frame) -> [Frame] {
+        if frame.type == .siblingZones, connection.purpose != .link {
+            receivedSiblingZones(frame, from: connection)
+            return []
+        }
         guard (connection.purpose == .link) == (frame.type == .linkRequest) else {
             let what =
                 connection.purpose == .link

@@ -5,8 +5,8 @@ import Support
 /// a value of the wrong type or range.
 extension FieldKind {
     /// Whether a received `value` is valid for this kind, under the store's `limits`, in a
-    /// zone owned by `zoneOwner`.
-    func accepts(_ value: SQLValue, limits: StoreLimits, zoneOwner: PeerID) -> Bool {
+    /// zone owned by `owner` (a share names as its owner a device of the owner's person).
+    func accepts(_ value: SQLValue, limits: StoreLimits, owner: OwnerSide) -> Bool {
         switch self {
         case .name:
             guard case .text(let name) = value else { return false }
@@ -25,7 +25,8 @@ extension FieldKind {
             guard case .text(let text) = value else { return false }
             return (try? PeerID(parsing: text)) != nil
         case .zoneOwner:
-            return value == .text(zoneOwner.description)
+            guard case .text(let text) = value, let device = try? PeerID(parsing: text) else { return false }
+            return owner.included(device)
         case .permission:
             guard case .text(let text) = value else { return false }
             return Permission(rawValue: text) != nil

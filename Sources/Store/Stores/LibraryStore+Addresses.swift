@@ -15,8 +15,8 @@ extension LibraryStore {
                 try db.first(
                     """
                     SELECT 1 FROM participants p JOIN zones z ON z.id = p.zone
-                    WHERE p.peer = ? AND p.deleted = 0 AND p.status != ? AND z.owner = ? LIMIT 1
-                    """, text, ParticipantStatus.removed.rawValue, localPeer.description
+                    WHERE p.peer = ? AND p.deleted = 0 AND p.status != ? AND ? = 1 LIMIT 1
+                    """, text, ParticipantStatus.removed.rawValue, ownsItsZones
                 ) { _ in true } ?? false
             if participant {
                 try db.run(
@@ -63,9 +63,9 @@ extension LibraryStore {
             try db.query(
                 """
                 SELECT p.zone FROM participants p JOIN zones z ON z.id = p.zone JOIN shares s ON s.id = p.zone
-                WHERE p.peer = ? AND p.deleted = 0 AND p.status = ? AND z.owner = ? AND s.deleted = 0
+                WHERE p.peer = ? AND p.deleted = 0 AND p.status = ? AND ? = 1 AND s.deleted = 0
                 AND p.address IS NOT ?
-                """, peer.description, ParticipantStatus.accepted.rawValue, localPeer.description, address
+                """, peer.description, ParticipantStatus.accepted.rawValue, ownsItsZones, address
             ) { $0.string(0) }
         }
         guard !zones.isEmpty else { return 0 }

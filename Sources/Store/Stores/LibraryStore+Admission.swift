@@ -10,7 +10,7 @@ extension LibraryStore {
         -> Permission
     {
         guard kind == .private, zone != Self.defaultZone,
-            try read({ db in try owner(of: zone, db) }) == localPeer
+            try read({ db in try ownerSide(of: zone, db)?.includes(localPeer) }) == true
         else {
             throw StoreError.unknownZone(zone)
         }

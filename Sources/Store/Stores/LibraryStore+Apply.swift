@@ -18,7 +18,7 @@ extension LibraryStore {
         let stamp = Stamp(hlc: HybridLogicalClock.wallMilliseconds() << 16, peer: localPeer)
         try write(author: .sync(sender), stamp: stamp) { tx in
             let db = tx.db
-            guard let owner = try owner(of: set.zone, db) else { throw SyncError.unknownZone(set.zone) }
+            guard let side = try ownerSide(of: set.zone, db) else { throw SyncError.unknownZone(set.zone) }
             let current = try loadClock(set.zone, db)
             guard current.dominates(set.since) else {
                 throw SyncError.notReady(zone: set.zone, have: current, need: set.since)
@@ -28,9 +28,8 @@ extension LibraryStore {
                 ($0.element.entity, $0.offset) < ($1.element.entity, $1.offset)
             }.map(\.element)
             let context = ApplyContext(
-                zone: set.zone, owner: owner, sender: sender,
-                relaysAsOwner: sender == owner || (set.zone == Self.defaultZone && isSibling(sender)),
-                aheadLimit: limits.aheadLimit(wall: clock.wall()))
+                zone: set.zone, owner: side, sender: sender, aheadLimit: limits.aheadLimit(wall: clock.wall())
+            )
             for object in ordered {
                 do {
                     let own = deliverable(object, context)
@@ -67,7 +66,7 @@ extension LibraryStore {
             // then sent again), and one refused for being stamped too far ahead leaves the
             // clock where it was, so that what the author writes once its clock is fixed is
             // taken.
-            var vouched = sender == owner ? set.until : VectorClock([sender: set.until[sender]])
+            var vouched = context.relaysAsOwner ? set.until : VectorClock([sender: set.until[sender]])
             if context.checksAhead {
                 for (peer, hlc) in vouched.entries {
                     if context.refusedAhead[peer] != nil {
@@ -84,7 +83,7 @@ extension LibraryStore {
             // here, and a claim the owner never hears of would keep this replica from ever
             // agreeing with it. (To the owner, a participant may claim its entry past its
             // changes: that is how the owner learns of changes it refused and the author undid.)
-            if sender != owner && localPeer != owner {
+            if !context.relaysAsOwner && !side.includes(localPeer) {
                 vouched[sender] = min(
                     vouched[sender], max(current[sender], context.highestTaken[sender] ?? 0))
             }
@@ -141,7 +140,8 @@ extension LibraryStore {
         if let existing = row, case .text(let otherZone) = existing[0], otherZone != context.zone {
             // The owner may move an object between its zones (stopped, then shared again):
             // the stale copy of the old zone gives way. Anyone else is refused.
-            guard context.sender == context.owner, try owner(of: otherZone, db) == context.owner else {
+            guard context.relaysAsOwner, try ownerSide(of: otherZone, db)?.includes(context.sender) == true
+            else {
                 throw ChangeRefusal("the object belongs to another zone")
             }
             try db.run(EntitySQL.delete(entity), object.id)
@@ -240,12 +240,13 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
 /// membership change in the same set clears them).
 final class ApplyContext {
     let zone: String
-    let owner: PeerID
+    /// The zone's owner: the device that created it, and its person's current devices.
+    let owner: OwnerSide
     let sender: PeerID
-    /// The sender speaks for the zone's owner: it is the owner, or (in the default zone,
-    /// the person's own library) another device of this person. It delivers every field, by
-    /// whoever wrote it (the default zone holds objects other people wrote while they were
-    /// shared), as the owner relays what it accepted.
+    /// The sender speaks for the zone's owner: it is a current device of the owner (in the
+    /// default zone, the person's own library, any device of this person). It delivers
+    /// every field, by whoever wrote it (the default zone holds objects other people wrote
+    /// while they were shared), as the owner relays what it accepted.
     let relaysAsOwner: Bool
     var permissions: [PeerID: Permission] = [:]
     /// Photos and tags known to be in the zone: checked once, or written by this apply (an
@@ -268,13 +269,20 @@ final class ApplyContext {
     /// By author, the lowest stamp of a refused change (at the owner, from a participant).
     var refusedLowest: [PeerID: UInt64] = [:]
 
-    init(zone: String, owner: PeerID, sender: PeerID, relaysAsOwner: Bool? = nil, aheadLimit: UInt64) {
+    init(zone: String, owner: OwnerSide, sender: PeerID, aheadLimit: UInt64) {
         self.zone = zone
         self.owner = owner
         self.sender = sender
-        self.relaysAsOwner = relaysAsOwner ?? (sender == owner)
+        relaysAsOwner = owner.includes(sender)
         self.aheadLimit = aheadLimit
-        checksAhead = sender != owner
+        checksAhead = !relaysAsOwner
+    }
+
+    /// Whether `author` may have written the owner's records (the share and its
+    /// participants): a current device of the owner, or, relayed by the owner's side, a
+    /// device that was one when it wrote.
+    func mayAdminister(_ author: PeerID) -> Bool {
+        relaysAsOwner ? owner.included(author) : owner.includes(author)
     }
 
     func isInZone(_ entity: Entity, _ id: String) -> Bool {

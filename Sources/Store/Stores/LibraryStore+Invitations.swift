@@ -90,10 +90,10 @@ extension LibraryStore {
     }
 
     private func requireOwnedShare(_ zone: String, _ db: Database) throws {
-        guard let owner = try owner(of: zone, db), zone != Self.defaultZone else {
+        guard let owner = try ownerSide(of: zone, db), zone != Self.defaultZone else {
             throw StoreError.unknownZone(zone)
         }
-        guard owner == localPeer else {
+        guard owner.includes(localPeer) else {
             throw StoreError.permissionDenied("only the share's owner has its URL")
         }
     }

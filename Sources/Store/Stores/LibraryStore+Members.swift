@@ -67,8 +67,8 @@ extension LibraryStore {
             try db.query(
                 """
                 SELECT p.zone FROM participants p JOIN zones z ON z.id = p.zone
-                WHERE p.peer = ? AND p.deleted = 0 AND p.person IS NULL AND z.owner = ?
-                """, device.description, localPeer.description
+                WHERE p.peer = ? AND p.deleted = 0 AND p.person IS NULL AND ? = 1
+                """, device.description, ownsItsZones
             ) { $0.string(0) }
         }
         let known = try read { db in try personOf(device: device, db) }
@@ -104,8 +104,8 @@ extension LibraryStore {
             try db.query(
                 """
                 SELECT s.id FROM shares s JOIN zones z ON z.id = s.id
-                WHERE z.owner = ? AND s.deleted = 0 AND s.owner_person IS NULL
-                """, localPeer.description
+                WHERE ? = 1 AND s.deleted = 0 AND s.owner_person IS NULL
+                """, ownsItsZones
             ) { $0.string(0) }
         }
         guard !zones.isEmpty else { return }

@@ -12,7 +12,9 @@ extension LibraryStore {
     /// (invited or accepted), and for zones this store does not own.
     public func membershipEnd(zone: String, peer: PeerID) throws -> MembershipEnd? {
         try read { db in
-            guard zone != Self.defaultZone, try owner(of: zone, db) == localPeer, peer != localPeer else {
+            guard zone != Self.defaultZone, try ownerSide(of: zone, db)?.includes(localPeer) == true,
+                peer != localPeer
+            else {
                 return nil
             }
             if try isStopped(zone, db) { return .stopped }

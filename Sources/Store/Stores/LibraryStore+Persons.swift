@@ -30,6 +30,29 @@ extension LibraryStore {
         }
     }
 
+    /// Every person whose device-list entries this library holds.
+    public func listedPersons() throws -> [PersonID] {
+        try read { db in
+            try db.query("SELECT DISTINCT person FROM device_list_entries") { PersonID(digest: $0.bytes(0)) }
+                .compactMap { $0 }.sorted()
+        }
+    }
+
+    /// The person each device proved it belongs to on its own connection.
+    public func provenPersons() throws -> [PeerID: PersonID] {
+        try read { db in
+            var result: [PeerID: PersonID] = [:]
+            try db.forEach("SELECT device, person FROM device_persons") { row in
+                if let device = try? PeerID(parsing: row.string(0)),
+                    let person = try? PersonID(parsing: row.string(1))
+                {
+                    result[device] = person
+                }
+            }
+            return result
+        }
+    }
+
     /// `person`'s device-list entries in the order they were stored (parents first).
     public func deviceListEntries(of person: PersonID) throws -> [[UInt8]] {
         try read { db in

@@ -61,7 +61,7 @@ extension LibraryStore {
     public func undoRefused(
         zone: String, refusals: [Refusal], versions: [ObjectChange], authority: PeerID
     ) throws -> Int {
-        guard let owner = try read({ db in try owner(of: zone, db) }) else {
+        guard let owner = try read({ db in try ownerSide(of: zone, db) }) else {
             throw StoreError.unknownZone(zone)
         }
         let context = ApplyContext(

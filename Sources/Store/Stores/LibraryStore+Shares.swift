@@ -99,6 +99,20 @@ extension LibraryStore {
         }
     }
 
+    /// Creates the zone of a share another device of this person owns or takes part in, so
+    /// that it replicates here (its records and content then arrive from that device).
+    /// Nothing happens for a zone this store holds already.
+    public func prepareSiblingZone(_ zone: String, owner: PeerID, address: String? = nil) throws {
+        guard zone != Self.defaultZone else {
+            throw StoreError.invalid("the default zone is every library's own")
+        }
+        try write(author: .local) { tx in
+            guard try self.owner(of: zone, tx.db) == nil else { return }
+            try createZone(zone, owner: owner, tx.db)
+            if let address { try tx.db.run("UPDATE zones SET address = ? WHERE id = ?", address, zone) }
+        }
+    }
+
     /// Zones of this store but the default one, with their owner and the owner's address
     /// where known, by ID.
     public func zoneOwners() throws -> [ZoneRecord] {
@@ -167,10 +181,10 @@ extension LibraryStore {
 
     func requireOwnedLiveShare(_ zone: String) throws {
         try read { db in
-            guard let owner = try owner(of: zone, db), zone != Self.defaultZone else {
+            guard let owner = try ownerSide(of: zone, db), zone != Self.defaultZone else {
                 throw StoreError.unknownZone(zone)
             }
-            guard owner == localPeer else {
+            guard owner.includes(localPeer) else {
                 throw StoreError.permissionDenied(
                     "only the share's owner can change its membership or add photos to it")
             }

@@ -17,12 +17,13 @@ extension LibraryStore {
         switch object.entity {
         case .share:
             guard object.id == context.zone else { throw ChangeRefusal("share record of another zone") }
-            guard !object.fields.isEmpty, object.fields.allSatisfy({ $0.stamp.peer == context.owner }) else {
+            guard !object.fields.isEmpty, object.fields.allSatisfy({ context.mayAdminister($0.stamp.peer) })
+            else {
                 throw ChangeRefusal("only the owner changes the share")
             }
         case .participant:
             let member = try participantPeer(object.id, zone: context.zone)
-            for field in object.fields where field.stamp.peer != context.owner {
+            for field in object.fields where !context.mayAdminister(field.stamp.peer) {
                 let leaving =
                     field.stamp.peer == member && field.field == ParticipantField.status.code
                     && field.value == .text(ParticipantStatus.removed.rawValue)
@@ -46,7 +47,7 @@ extension LibraryStore {
     /// owner or someone who has been a participant: a change made before its author left or
     /// lost write access stays valid, so every replica keeps the same history of the zone.
     private func mayHaveWritten(_ author: PeerID, _ context: ApplyContext, _ db: Database) throws -> Bool {
-        if author == context.owner { return true }
+        if context.mayAdminister(author) { return true }
         if !context.relaysAsOwner {
             return try cachedPermission(of: author, context, db) == .readWrite
         }
@@ -65,8 +66,7 @@ extension LibraryStore {
         -> Permission
     {
         if let known = context.permissions[author] { return known }
-        let permission =
-            author == context.owner ? .readWrite : try permission(of: author, in: context.zone, db)
+        let permission = try permission(of: author, in: context.zone, db)
         context.permissions[author] = permission
         return permission
     }
@@ -92,7 +92,7 @@ extension LibraryStore {
             }
             return
         }
-        guard known.kind.accepts(field.value, limits: limits, zoneOwner: context.owner) else {
+        guard known.kind.accepts(field.value, limits: limits, owner: context.owner) else {
             throw ChangeRefusal("invalid value for \(entity.name).\(known.column)")
         }
     }

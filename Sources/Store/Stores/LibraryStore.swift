@@ -32,9 +32,10 @@ public final class LibraryStore: @unchecked Sendable {
     private var committed: [HistoryEntry] = []
     /// Signs this device's sets as local transactions commit (`signOwnSets`); under `lock`.
     var ownSetSigner: OwnSetSigner?
-    /// The other current devices of this library's person (set by Replication from the
-    /// person's checked device list): each may do in every zone what this device may.
-    let siblingDevices = Mutex<Set<PeerID>>([])
+    /// Which devices are whose (set by Replication from the device lists it checked): the
+    /// other devices of this library's person may do what this device may, and a zone's
+    /// owner and participants act through any of their current devices.
+    let deviceGroups = Mutex(DeviceGroups())
     private var draining = false
 
     /// The private store's zone that is never shared.

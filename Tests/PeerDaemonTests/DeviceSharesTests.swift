@@ -1,0 +1,149 @@
+import ControlProtocol
+import Foundation
+import TestSupport
+import Testing
+
+/// A person's shares on all of its devices (issue 14, SPEC §12): the shares a person owns
+/// reach its other devices with their photo data; a participant keeps syncing with any
+/// device of the owner while another is stopped; any device of the owner administers the
+/// share (invites a new person, who accepts through it).
+@Suite(.onOwnThreads) struct DeviceSharesTests {
+    @Test func theOwnersSecondDeviceHoldsItsSharesAndServesTheParticipantsWhileTheFirstIsStopped() throws {
+        let alice = try SharingPeer("alice")
+        let desktop = try SharingPeer("alice-desktop")
+        let bob = try SharingPeer("bob")
+        let carol = try SharingPeer("carol")
+        let everyone = [alice, desktop, bob, carol]
+        for peer in everyone { peer.join(everyone) }
+        let bytes = randomBytes(100_000)
+        let beach = try alice.addPhoto("beach.jpg", bytes: bytes, tags: ["summer"])
+        let created = try alice.json("share", "create", beach, "--title", "Holidays")
+        let share = try #require(created["share"]?.stringValue)
+        let url = try #require(created["url"]?.stringValue)
+        _ = try alice.json("share", "invite", share, bob.person, "--permission", "read-write")
+        _ = try bob.json("accept", url)
+        try waitUntil("bob to see the share") { (try? bob.sees(share: share)) == ["beach.jpg": ["summer"]] }
+
+        // The second device joins: the share arrives with its photo data and its participant.
+        let link = try #require(try alice.json("device", "link")["url"]?.stringValue)
+        _ = try desktop.json("device", "join", link, "--name", "desktop")
+        try waitUntil("the desktop to hold alice's share") {
+            (try? desktop.sees(share: share)) == ["beach.jpg": ["summer"]]
+                && (try? desktop.participantStatus(bob, in: share)) == "accepted"
+        }
+        try desktop.syncWait()
+        #expect(try desktop.exported(beach) == bytes)
+        let listed = try #require(try desktop.json("share", "list").arrayValue)
+        #expect(listed.contains { $0["share"]?.stringValue == share && $0["role"] == "owner" }, "\(listed)")
+
+        // Bob reaches the desktop too; with the laptop stopped they still exchange changes.
+        try waitUntil("bob to be connected to the desktop") {
+            try AddressMoveTests.entry(of: desktop, at: bob)?["connected"] == true
+        }
+        try alice.stop()
+        _ = try bob.json("tag", "add", beach, "from-bob")
+        _ = try desktop.json("tag", "add", beach, "from-desktop")
+        let both = ["beach.jpg": ["from-bob", "from-desktop", "summer"]]
+        for peer in [bob, desktop] {
+            try waitUntil("\(peer.name) to see both changes with the laptop stopped") {
+                try peer.sees(share: share) == both
+            }
+        }
+
+        // The desktop invites carol, who accepts its URL while the laptop is still away.
+        _ = try desktop.json("share", "invite", share, carol.person, "--permission", "read-only")
+        let desktopURL = try #require(try desktop.share(share)["url"]?.stringValue)
+        #expect(desktopURL.contains(desktop.id), "the URL names the device that made it: \(desktopURL)")
+        _ = try carol.json("accept", desktopURL)
+        try waitUntil("carol to see the share") { (try? carol.sees(share: share)) == both }
+        let refused = try carol.refusal("tag", "add", beach, "from-carol")
+        #expect(refused.message.contains("read-only"), "\(refused)")
+
+        // The laptop comes back and catches up with everything done while it was away.
+        try alice.start()
+        try waitUntil("the laptop to catch up") {
+            try alice.sees(share: share) == both && alice.participantStatus(carol, in: share) == "accepted"
+        }
+        for peer in [alice, desktop, bob, carol] { try peer.stop() }
+    }
+}
+
+extension DeviceSharesTests {
+    /// `alice` shares a new `beach.jpg` (tagged "summer") with `bob`'s person, read-write, and
+    /// bob accepts: the share's ID and the photo's, once bob sees it.
+    static func share(from alice: SharingPeer, with bob: SharingPeer) throws -> (share: String, photo: String)
+    {
+        let beach = try alice.addPhoto("beach.jpg", bytes: randomBytes(50_000), tags: ["summer"])
+        let created = try alice.json("share", "create", beach, "--title", "Holidays")
+        let share = try #require(created["share"]?.stringValue)
+        _ = try alice.json("share", "invite", share, bob.person, "--permission", "read-write")
+        _ = try bob.json("accept", try #require(created["url"]?.stringValue))
+        try waitUntil("bob to see the share") { (try? bob.sees(share: share)) == ["beach.jpg": ["summer"]] }
+        return (share, beach)
+    }
+
+    @Test func aParticipantsSecondDeviceTakesPartWithItsPermission() throws {
+        let alice = try SharingPeer("alice")
+        let bob = try SharingPeer("bob")
+        let phone = try SharingPeer("bob-phone")
+        let everyone = [alice, bob, phone]
+        for peer in everyone { peer.join(everyone) }
+        let (share, beach) = try Self.share(from: alice, with: bob)
+
+        // Bob's phone joins Bob: the share he takes part in arrives, and the phone writes
+        // to it with Bob's permission; alice takes the phone's change.
+        let link = try #require(try bob.json("device", "link")["url"]?.stringValue)
+        _ = try phone.json("device", "join", link, "--name", "phone")
+        try waitUntil("the phone to hold bob's share") {
+            (try? phone.sees(share: share)) == ["beach.jpg": ["summer"]]
+        }
+        let listed = try #require(try phone.json("share", "list").arrayValue)
+        #expect(
+            listed.contains { $0["share"]?.stringValue == share && $0["role"] == "participant" }, "\(listed)")
+        _ = try phone.json("tag", "add", beach, "from-phone")
+        for peer in everyone {
+            try waitUntil("\(peer.name) to see the phone's tag") {
+                (try? peer.sees(share: share)) == ["beach.jpg": ["from-phone", "summer"]]
+            }
+        }
+        for peer in everyone { try peer.stop() }
+    }
+
+    @Test func aRemovedDeviceOfTheOwnerIsCutOffByTheParticipantsAndPurgesTheShares() throws {
+        let alice = try SharingPeer("alice")
+        let desktop = try SharingPeer("alice-desktop")
+        let bob = try SharingPeer("bob")
+        let everyone = [alice, desktop, bob]
+        for peer in everyone { peer.join(everyone) }
+        let (share, beach) = try Self.share(from: alice, with: bob)
+        _ = try desktop.json(
+            "device", "join", try #require(try alice.json("device", "link")["url"]?.stringValue))
+        try waitUntil("bob to be connected to the desktop") {
+            (try? desktop.sees(share: share)) == ["beach.jpg": ["summer"]]
+                && (try? AddressMoveTests.entry(of: desktop, at: bob))??["connected"] == true
+        }
+
+        // Removed while it is cut off from everyone (paused), the desktop goes on writing.
+        _ = try desktop.json("pause")
+        _ = try alice.json("device", "remove", String(desktop.id.prefix(7)))
+        try waitUntil("bob to forget the desktop, no longer one of alice's devices") {
+            try AddressMoveTests.entry(of: desktop, at: bob) == nil
+        }
+        _ = try desktop.json("tag", "add", beach, "late")
+        _ = try alice.json("tag", "add", beach, "after")
+        try bob.syncWait()
+        _ = try desktop.json("resume")
+
+        // At its next contact it purges everything of the person's, shares included.
+        try waitUntil("the desktop to purge its copy") {
+            try (desktop.json("share", "list").arrayValue ?? []).isEmpty && desktop.sees().isEmpty
+        }
+        try alice.syncWait()
+        try bob.syncWait()
+        for peer in [alice, bob] {
+            #expect(try peer.sees(share: share) == ["beach.jpg": ["after", "summer"]], "\(peer.name)")
+            #expect(try AddressMoveTests.entry(of: desktop, at: peer)?["connected"] != true, "\(peer.name)")
+        }
+        for peer in everyone { try peer.stop() }
+    }
+}
