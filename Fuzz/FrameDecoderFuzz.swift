@@ -83,4 +83,7 @@ private func checkMessage(in frame: Frame) {
     if let response = try? LinkResponse(frame: frame) {
         guard (try? LinkResponse(frame: response.frame)) == response else { fatalError("link response changed") }
     }
+    if let zones = try? SiblingZonesMessage(frame: frame) {
+        guard (try? SiblingZonesMessage(frame: zones.frame())) == zones else { fatalError("sibling zones changed") }
+    }
 }

@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import Replication
 import TestSupport
 import Testing
 
@@ -58,12 +59,32 @@ import Testing
         try waitUntil("carol to see the share") { (try? carol.sees(share: share)) == both }
         let refused = try carol.refusal("tag", "add", beach, "from-carol")
         #expect(refused.message.contains("read-only"), "\(refused)")
+        // Participants see the owner as a person with both its devices.
+        let shown = try bob.share(share)
+        #expect(
+            Set(shown["owner_devices"]?.arrayValue?.compactMap(\.stringValue) ?? []) == [
+                alice.id, desktop.id,
+            ],
+            "\(shown)")
+        let text = try bob.cli("share", "show", share)
+        #expect(
+            text.stdout.contains("(devices \(alice.id.prefix(7))")
+                || text.stdout.contains(", \(alice.id.prefix(7))"))
 
-        // The laptop comes back and catches up with everything done while it was away.
+        // A photo added on the desktop meanwhile; the laptop comes back and catches up with
+        // everything done while it was away, photo data included.
+        let sunsetBytes = randomBytes(80_000)
+        let sunset = try desktop.addPhoto("sunset.jpg", bytes: sunsetBytes)
+        _ = try desktop.json("share", "add", sunset, share)
         try alice.start()
+        var expected = both
+        expected["sunset.jpg"] = []
         try waitUntil("the laptop to catch up") {
-            try alice.sees(share: share) == both && alice.participantStatus(carol, in: share) == "accepted"
+            try alice.sees(share: share) == expected
+                && alice.participantStatus(carol, in: share) == "accepted"
         }
+        try alice.syncWait()
+        #expect(try alice.exported(sunset) == sunsetBytes)
         for peer in [alice, desktop, bob, carol] { try peer.stop() }
     }
 }
@@ -145,5 +166,31 @@ extension DeviceSharesTests {
             #expect(try AddressMoveTests.entry(of: desktop, at: peer)?["connected"] != true, "\(peer.name)")
         }
         for peer in everyone { try peer.stop() }
+    }
+}
+
+extension DeviceSharesTests {
+    /// Only another device of the person may tell a daemon which zones to hold: from anyone
+    /// else (here a stranger on a guest connection) the zone list is ignored, and nothing
+    /// is created.
+    @Test func aZoneListFromADeviceThatIsNotThePersonsIsIgnored() throws {
+        let alice = try SharingPeer("alice")
+        let stranger = try Attacker()
+        let stream = try stranger.connect(to: alice, guest: true)
+        let zone = "0b7a3c1e-5d2f-4a6b-8c9d-0e1f2a3b4c5d"
+        try stream.send(
+            SiblingZonesMessage([
+                .init(zone: zone, shared: false, owner: stranger.identity.peerID),
+                .init(
+                    zone: zone + "-x", shared: true, owner: stranger.identity.peerID, address: "127.0.0.1:1"),
+            ]).frame())
+        try waitUntil("alice to log the ignored zone list") {
+            alice.log.contains("ignored a zone list from a device that is not one of this person's")
+        }
+        stream.connection.close()
+        #expect(try alice.json("share", "list").arrayValue?.isEmpty == true)
+        let status = try alice.json("status")
+        #expect(!"\(status)".contains(zone), "\(status)")
+        try alice.stop()
     }
 }

@@ -112,19 +112,30 @@ struct ShareDirectory: Sendable {
     func json(_ share: ShareInfo) throws -> JSON {
         // Every share of the private store is this person's, made on this device or another.
         let mine = share.store == .private
+        let groups = services.replication.engine.knownDeviceGroups
         let myPermission: String
         if mine {
             myPermission = Permission.readWrite.rawValue
         } else {
-            myPermission =
-                share.participants.first { $0.peer == library.localPeer }?.permission.rawValue
-                ?? "none"
+            // This device's record, or the accepted one of another device of this person.
+            let own =
+                share.participants.first { $0.peer == library.localPeer }
+                ?? share.participants.first {
+                    $0.status == .accepted && $0.person != nil && $0.person == groups.local
+                }
+            myPermission = own?.permission.rawValue ?? "none"
+        }
+        /// A person's current devices, as far as this device knows its list.
+        func devices(of person: PersonID?) -> JSON {
+            guard let person, let devices = groups.current[person] else { return .array([]) }
+            return .array(devices.sorted().map { .string($0.description) })
         }
         var object: [String: JSON] = [
             "share": .string(share.zone), "title": .string(share.title),
             "role": .string(mine ? "owner" : "participant"), "store": .string(share.store.rawValue),
             "owner": .string(share.owner.description),
             "owner_person_id": share.ownerPerson.map { .string($0.description) } ?? .null,
+            "owner_devices": devices(of: share.ownerPerson),
             "permission": .string(myPermission),
             "public_permission": .string(share.publicPermission.rawValue), "stopped": .bool(share.stopped),
             "participants": .array(
@@ -132,6 +143,7 @@ struct ShareDirectory: Sendable {
                     [
                         "peer_id": .string($0.peer.description),
                         "person_id": $0.person.map { .string($0.description) } ?? .null,
+                        "devices": devices(of: $0.person),
                         "permission": .string($0.permission.rawValue),
                         "status": .string($0.status.rawValue),
                         "address": $0.address.map(JSON.string) ?? .null,

@@ -117,7 +117,7 @@ enum ShareCommands {
             "share       \(Formatting.text(share["share"]))",
             "title       \(Formatting.text(share["title"]))",
             "role        \(Formatting.text(share["role"]))\(share["stopped"] == true ? " (stopped)" : "")",
-            "owner       \(member(person: share["owner_person_id"], device: share["owner"]))",
+            "owner       \(member(person: share["owner_person_id"], device: share["owner"], all: share["owner_devices"]))",
             "public      \(Formatting.text(share["public_permission"]))",
         ]
         if share["url"] != nil { lines.append("url         \(Formatting.text(share["url"]))") }
@@ -125,15 +125,18 @@ enum ShareCommands {
         lines.append(participants.isEmpty ? "participants none" : "participants")
         for p in participants {
             lines.append(
-                "  \(member(person: p["person_id"], device: p["peer_id"]))  \(Formatting.text(p["permission"]))  "
+                "  \(member(person: p["person_id"], device: p["peer_id"], all: p["devices"]))  \(Formatting.text(p["permission"]))  "
                     + Formatting.text(p["status"]))
         }
         return lines.joined(separator: "\n")
     }
 
-    /// "person P (device D)" once the person is known, else the ID the record is under.
-    private static func member(person: JSON?, device: JSON?) -> String {
+    /// "person P (devices D1, D2)" once the person is known (its current devices, else the
+    /// device the record is under), else the ID the record is under.
+    private static func member(person: JSON?, device: JSON?, all: JSON? = nil) -> String {
         guard let person = person?.stringValue else { return Formatting.text(device) }
+        let devices = (all?.arrayValue ?? []).compactMap { $0.stringValue.map { String($0.prefix(7)) } }
+        if devices.count > 1 { return "person \(person) (devices \(devices.joined(separator: ", ")))" }
         return "person \(person) (device \(Formatting.text(device).prefix(7)))"
     }
 }

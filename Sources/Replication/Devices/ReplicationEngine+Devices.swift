@@ -8,6 +8,9 @@ extension ReplicationEngine {
     /// membership checks carry it): re-read whenever it changes here.
     public var currentDeviceList: [[UInt8]] { deviceList.withLock { $0 } }
 
+    /// Which devices are whose, as this engine last read the device lists it holds.
+    public var knownDeviceGroups: DeviceGroups { deviceGroups.withLock { $0 } }
+
     /// Re-reads the local person's list from the store, for the connections made from now on.
     func reloadDeviceList() {
         guard let person = try? library.privateStore.localPerson(),
