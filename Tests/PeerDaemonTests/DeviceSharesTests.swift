@@ -194,3 +194,46 @@ extension DeviceSharesTests {
         try alice.stop()
     }
 }
+
+extension DeviceSharesTests {
+    /// The owner's second device changes a permission and removes a participant with the
+    /// first stopped: the participant is held to it, then purges its copy; the first device
+    /// agrees when it is back, and the share's signed log still matches its records.
+    @Test func theOwnersSecondDeviceChangesAPermissionAndRemovesAParticipant() throws {
+        let alice = try SharingPeer("alice")
+        let desktop = try SharingPeer("alice-desktop")
+        let bob = try SharingPeer("bob")
+        let everyone = [alice, desktop, bob]
+        for peer in everyone { peer.join(everyone) }
+        let (share, beach) = try Self.share(from: alice, with: bob)
+        _ = try desktop.json(
+            "device", "join", try #require(try alice.json("device", "link")["url"]?.stringValue))
+        try waitUntil("the desktop to hold the share and its log, and bob to reach the desktop") {
+            (try? desktop.share(share)["membership"]?["matches_records"]) == true
+                && (try? AddressMoveTests.entry(of: desktop, at: bob))??["connected"] == true
+        }
+        try alice.stop()
+
+        _ = try desktop.json("share", "permission", share, bob.person, "read-only")
+        try waitUntil("bob to be read-only") { try bob.share(share)["permission"] == "read-only" }
+        let refused = try bob.refusal("tag", "add", beach, "from-bob")
+        #expect(refused.message.contains("read-only"), "\(refused)")
+
+        let removed = try desktop.json("share", "remove", share, String(bob.id.prefix(10)))
+        #expect(removed["status"] == "removed", "\(removed)")
+        try waitUntil("bob's copy to be purged", timeout: .seconds(30)) {
+            try bob.json("share", "list") == [] && bob.json("photo", "list") == []
+        }
+
+        try alice.start()
+        try waitUntil("the laptop to agree that bob was removed") {
+            try alice.participantStatus(bob, in: share) == "removed"
+        }
+        for peer in [alice, desktop] {
+            try waitUntil("\(peer.name)'s log to match its records") {
+                try peer.share(share)["membership"]?["matches_records"] == true
+            }
+        }
+        for peer in everyone { try peer.stop() }
+    }
+}

@@ -71,9 +71,11 @@ public struct Membership: Sendable, Equatable {
             }
         }
         for share in owned {
+            // A device's own removed record settles it, whatever list names it.
+            let removed = Set(share.participants.filter { $0.status == .removed }.map(\.peer))
             for participant in share.participants {
                 // A participant takes part through each of its person's current devices.
-                let devices = participant.person.flatMap { groups.current[$0] } ?? []
+                let devices = (participant.person.flatMap { groups.current[$0] } ?? []).subtracting(removed)
                 for peer in devices.union([participant.peer]) where peer != local && !siblings.contains(peer)
                 {
                     switch participant.status {
