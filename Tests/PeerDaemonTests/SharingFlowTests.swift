@@ -52,11 +52,12 @@ import Testing
                     [
                         [
                             "peer_id": .string(bob.id), "person_id": .string(bob.person),
-                            "permission": "read-write", "status": "accepted", "address": .string(bob.address),
+                            "devices": [.string(bob.id)], "permission": "read-write", "status": "accepted",
+                            "address": .string(bob.address),
                         ],
                         [
                             "peer_id": .string(carol.id), "person_id": .string(carol.person),
-                            "permission": "read-only", "status": "accepted",
+                            "devices": [.string(carol.id)], "permission": "read-only", "status": "accepted",
                             "address": .string(carol.address),
                         ],
                     ].sorted { $0["peer_id"]!.stringValue! < $1["peer_id"]!.stringValue! }))

@@ -36,8 +36,8 @@ import Testing
         _ = try bob.json("accept", url)
         try peers.settleAddresses(of: share)
         let accepted: JSON = [
-            "peer_id": .string(bob.id), "person_id": .string(bob.person), "permission": "read-only",
-            "status": "accepted", "address": .string(bob.address),
+            "peer_id": .string(bob.id), "person_id": .string(bob.person), "devices": [.string(bob.id)],
+            "permission": "read-only", "status": "accepted", "address": .string(bob.address),
         ]
         #expect(try alice.share(share)["participants"] == [accepted])
         #expect(try bob.sees() == ["beach.jpg": ["summer"]])
