@@ -237,3 +237,33 @@ extension DeviceSharesTests {
         for peer in everyone { try peer.stop() }
     }
 }
+
+extension DeviceSharesTests {
+    /// A share made on the second device: it reaches the first, a person invited there
+    /// accepts the second's URL, and every daemon comes to agree.
+    @Test func aShareMadeOnTheSecondDeviceReachesTheFirstAndItsParticipant() throws {
+        let alice = try SharingPeer("alice")
+        let desktop = try SharingPeer("alice-desktop")
+        let carol = try SharingPeer("carol")
+        let everyone = [alice, desktop, carol]
+        for peer in everyone { peer.join(everyone) }
+        let forest = try alice.addPhoto("forest.jpg", bytes: randomBytes(30_000), tags: ["trees"])
+        _ = try desktop.json(
+            "device", "join", try #require(try alice.json("device", "link")["url"]?.stringValue))
+        try waitUntil("the desktop to hold the photo") { try desktop.sees() == ["forest.jpg": ["trees"]] }
+
+        let created = try desktop.json("share", "create", forest, "--title", "Forest")
+        let share = try #require(created["share"]?.stringValue)
+        _ = try desktop.json("share", "invite", share, carol.person)
+        _ = try carol.json("accept", try #require(created["url"]?.stringValue))
+        for peer in everyone {
+            try waitUntil("\(peer.name) to hold the share") {
+                (try? peer.sees(share: share)) == ["forest.jpg": ["trees"]]
+            }
+        }
+        for peer in everyone + everyone { try peer.syncWait() }
+        #expect(try alice.participantStatus(carol, in: share) == "accepted")
+        #expect(try alice.share(share)["role"] == "owner")
+        for peer in everyone { try peer.stop() }
+    }
+}

@@ -12,8 +12,9 @@ extension LibraryStore {
     /// (invited or accepted), and for zones this store does not own.
     public func membershipEnd(zone: String, peer: PeerID) throws -> MembershipEnd? {
         try read { db in
-            guard zone != Self.defaultZone, try ownerSide(of: zone, db)?.includes(localPeer) == true,
-                peer != localPeer
+            // Not for a device that speaks for the owner itself (another device of this person).
+            guard zone != Self.defaultZone, let side = try ownerSide(of: zone, db), side.includes(localPeer),
+                !side.includes(peer), !isSibling(peer)
             else {
                 return nil
             }
