@@ -79,7 +79,7 @@ import Testing
         try alice.start()
         var expected = both
         expected["sunset.jpg"] = []
-        try waitUntil("the laptop to catch up") {
+        try Self.wait(for: "the laptop to catch up", showing: [alice, desktop, bob, carol]) {
             try alice.sees(share: share) == expected
                 && alice.participantStatus(carol, in: share) == "accepted"
         }
@@ -90,6 +90,24 @@ import Testing
 }
 
 extension DeviceSharesTests {
+    /// `waitUntil` for up to a minute (these tests run four daemons on a loaded machine),
+    /// showing every daemon's log when time runs out.
+    static func wait(for what: String, showing peers: [SharingPeer], _ condition: () throws -> Bool) throws {
+        do {
+            try waitUntil(what, timeout: .seconds(60), condition)
+        } catch let error as HarnessError {
+            let logs = peers.map { peer in
+                let shares = (try? peer.json("share", "list").arrayValue ?? []) ?? []
+                let views = shares.compactMap { $0["share"]?.stringValue }.map { share in
+                    "\(share.prefix(8)): \((try? peer.sees(share: share)) ?? [:]), participants "
+                        + "\((try? peer.share(share)["participants"]).map { "\($0)" } ?? "?")"
+                }
+                return "--- \(peer.name) sees \(views)\n--- \(peer.name)'s log:\n\(peer.log)"
+            }.joined(separator: "\n")
+            throw HarnessError("\(error)\n\(logs)")
+        }
+    }
+
     /// `alice` shares a new `beach.jpg` (tagged "summer") with `bob`'s person, read-write, and
     /// bob accepts: the share's ID and the photo's, once bob sees it.
     static func share(from alice: SharingPeer, with bob: SharingPeer) throws -> (share: String, photo: String)
@@ -115,7 +133,7 @@ extension DeviceSharesTests {
         // to it with Bob's permission; alice takes the phone's change.
         let link = try #require(try bob.json("device", "link")["url"]?.stringValue)
         _ = try phone.json("device", "join", link, "--name", "phone")
-        try waitUntil("the phone to hold bob's share") {
+        try Self.wait(for: "the phone to hold bob's share", showing: everyone) {
             (try? phone.sees(share: share)) == ["beach.jpg": ["summer"]]
         }
         let listed = try #require(try phone.json("share", "list").arrayValue)
@@ -123,7 +141,7 @@ extension DeviceSharesTests {
             listed.contains { $0["share"]?.stringValue == share && $0["role"] == "participant" }, "\(listed)")
         _ = try phone.json("tag", "add", beach, "from-phone")
         for peer in everyone {
-            try waitUntil("\(peer.name) to see the phone's tag") {
+            try Self.wait(for: "\(peer.name) to see the phone's tag", showing: everyone) {
                 (try? peer.sees(share: share)) == ["beach.jpg": ["from-phone", "summer"]]
             }
         }
@@ -157,7 +175,8 @@ extension DeviceSharesTests {
 
         // At its next contact it purges everything of the person's, shares included.
         try waitUntil("the desktop to purge its copy") {
-            try (desktop.json("share", "list").arrayValue ?? []).isEmpty && desktop.sees().isEmpty
+            (try? desktop.json("share", "list").arrayValue?.isEmpty) == true
+                && (try? desktop.sees().isEmpty) == true
         }
         try alice.syncWait()
         try bob.syncWait()
@@ -208,7 +227,9 @@ extension DeviceSharesTests {
         let (share, beach) = try Self.share(from: alice, with: bob)
         _ = try desktop.json(
             "device", "join", try #require(try alice.json("device", "link")["url"]?.stringValue))
-        try waitUntil("the desktop to hold the share and its log, and bob to reach the desktop") {
+        try Self.wait(
+            for: "the desktop to hold the share and its log, and bob to reach the desktop", showing: everyone
+        ) {
             (try? desktop.share(share)["membership"]?["matches_records"]) == true
                 && (try? AddressMoveTests.entry(of: desktop, at: bob))??["connected"] == true
         }
@@ -248,9 +269,13 @@ extension DeviceSharesTests {
         let everyone = [alice, desktop, carol]
         for peer in everyone { peer.join(everyone) }
         let forest = try alice.addPhoto("forest.jpg", bytes: randomBytes(30_000), tags: ["trees"])
+        // Another photo with the same tag: sharing the forest copies the tag into the share.
+        _ = try alice.addPhoto("park.jpg", bytes: randomBytes(3_000), tags: ["trees"])
         _ = try desktop.json(
             "device", "join", try #require(try alice.json("device", "link")["url"]?.stringValue))
-        try waitUntil("the desktop to hold the photo") { try desktop.sees() == ["forest.jpg": ["trees"]] }
+        try waitUntil("the desktop to hold the photos") {
+            try desktop.sees() == ["forest.jpg": ["trees"], "park.jpg": ["trees"]]
+        }
 
         let created = try desktop.json("share", "create", forest, "--title", "Forest")
         let share = try #require(created["share"]?.stringValue)
@@ -262,8 +287,22 @@ extension DeviceSharesTests {
             }
         }
         for peer in everyone + everyone { try peer.syncWait() }
+        for peer in [alice, desktop] {
+            #expect(try peer.sees() == ["forest.jpg": ["trees"], "park.jpg": ["trees"]], "\(peer.name)")
+        }
         #expect(try alice.participantStatus(carol, in: share) == "accepted")
         #expect(try alice.share(share)["role"] == "owner")
+
+        // The first device stops the share: carol's copy goes, the photo returns to the
+        // library on both devices, its tag with it.
+        _ = try alice.json("share", "stop", share)
+        try waitUntil("carol's copy to be purged") { try carol.sees().isEmpty }
+        for peer in [alice, desktop] {
+            try waitUntil("\(peer.name) to hold the photo in its library again") {
+                try (peer.json("photo", "list").arrayValue ?? []).allSatisfy { $0["zone"] == "default" }
+                    && peer.sees() == ["forest.jpg": ["trees"], "park.jpg": ["trees"]]
+            }
+        }
         for peer in everyone { try peer.stop() }
     }
 }

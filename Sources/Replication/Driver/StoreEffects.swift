@@ -145,8 +145,9 @@ final class StoreEffects {
     > {
         guard let info = zones[zone] else { return .success([]) }
         let store = library.store(info.store)
-        // A participant sends only what it wrote: a peer takes nothing else from it.
-        let author = info.localIsOwner ? nil : store.localPeer
+        // A participant sends only what it wrote: a peer takes nothing else from it (but
+        // another device of its person, which takes its copy whole).
+        let author = info.sendsWhole ? nil : store.localPeer
         do {
             return .success(try store.changes(zone: zone, since: since, batchSize: batchSize, author: author))
         } catch StoreError.unknownZone {

@@ -20,6 +20,9 @@ public struct Membership: Sendable, Equatable {
         public var localIsOwner: Bool
         /// The peer owns the zone; neither side does between fellow participants.
         public var peerIsOwner = false
+        /// The peer is another device of this person: in a share the person takes part in,
+        /// each side sends the other its whole copy, which the other takes as its own.
+        public var betweenSiblings = false
     }
 
     public private(set) var zonesByPeer: [PeerID: [Zone]] = [:]
@@ -67,7 +70,7 @@ public struct Membership: Sendable, Equatable {
             }
             for zone in takenPart {
                 membership.zonesByPeer[sibling]!.append(
-                    Zone(zone: zone.id, store: .shared, localIsOwner: false))
+                    Zone(zone: zone.id, store: .shared, localIsOwner: false, betweenSiblings: true))
             }
         }
         for share in owned {

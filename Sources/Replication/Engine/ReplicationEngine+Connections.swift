@@ -168,7 +168,9 @@ extension ReplicationEngine: ConnectionOwner {
             let seqs = SeqVector(((try? store.signedSetTops(zone: zone.zone)) ?? [:]).mapValues(\.seq))
             return SessionZone(
                 zone: zone.zone, store: zone.store, localIsOwner: zone.localIsOwner,
-                peerIsOwner: zone.peerIsOwner, clock: clock, seqs: seqs)
+                peerIsOwner: zone.peerIsOwner, sendsWhole: zone.localIsOwner || zone.betweenSiblings,
+                clock: clock,
+                seqs: seqs)
         }
     }
 

@@ -11,19 +11,24 @@ public struct SessionZone: Hashable, Sendable {
     /// True when the peer owns the zone. Neither side does between fellow participants (the
     /// mesh): each sends only its own changes, and a refusal does not undo anything.
     public var peerIsOwner: Bool
+    /// True when this side sends everything it holds of the zone (and vouches for all of
+    /// it): the owner, and another device of the same person (a person's devices take each
+    /// other's copies whole). Otherwise it sends only what it wrote itself.
+    public var sendsWhole: Bool
     /// This peer's clock of the zone when it joined the session.
     public var clock: VectorClock
     /// The signed sets of the zone this peer held then, per author (what it tells the peer).
     public var seqs: SeqVector
 
     public init(
-        zone: String, store: StoreKind, localIsOwner: Bool, peerIsOwner: Bool? = nil, clock: VectorClock,
-        seqs: SeqVector = SeqVector()
+        zone: String, store: StoreKind, localIsOwner: Bool, peerIsOwner: Bool? = nil, sendsWhole: Bool? = nil,
+        clock: VectorClock, seqs: SeqVector = SeqVector()
     ) {
         self.zone = zone
         self.store = store
         self.localIsOwner = localIsOwner
         self.peerIsOwner = peerIsOwner ?? !localIsOwner
+        self.sendsWhole = sendsWhole ?? localIsOwner
         self.clock = clock
         self.seqs = seqs
     }

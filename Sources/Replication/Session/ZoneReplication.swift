@@ -36,10 +36,11 @@ struct ZoneReplication: Sendable {
     }
 
     /// The peer's clock once it has applied `set` from this side. The owner vouches for
-    /// everything it relays; a participant's `until` counts only for its own entry.
+    /// everything it relays (and a device to another of its person); a participant's
+    /// `until` counts only for its own entry.
     func expected(after set: ChangeSet, localPeer: PeerID) -> VectorClock {
         let base = remote ?? VectorClock()
-        if info.localIsOwner { return base.merged(with: set.until) }
+        if info.sendsWhole { return base.merged(with: set.until) }
         return base.merged(with: VectorClock([localPeer: set.until[localPeer]]))
     }
 }

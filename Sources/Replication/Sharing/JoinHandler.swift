@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// The owner's side of the sharing messages: join requests (check the token and the
 /// share's rules, record the participant as accepted), membership checks and leave notices.
@@ -54,7 +55,9 @@ enum JoinHandler {
     ) -> JoinResponse {
         let store = library.privateStore
         do {
-            let tokenIsValid = try store.isValidInvitation(zone: request.zone, token: request.token)
+            let tokenIsValid =
+                try store.isValidInvitation(zone: request.zone, token: request.token)
+                || tokenIsLiveInLog(request.token, zone: request.zone, library: library)
             // The accepts are checked once: for a valid token, or for a request without one.
             let checked =
                 tokenIsValid || request.token.isEmpty
@@ -86,6 +89,20 @@ enum JoinHandler {
         } catch {
             return .refused(code: .internalError, message: "the owner could not check the invitation")
         }
+    }
+
+    /// Whether `token` is a live URL token of `zone`'s signed log: one another device of
+    /// this person made (each device keeps only its own tokens' hashes; the log holds all).
+    static func tokenIsLiveInLog(_ token: String, zone: String, library: Library) -> Bool {
+        let store = library.privateStore
+        guard !token.isEmpty, let share = try? store.share(zone),
+            let owner = share.ownerPerson ?? (try? store.localPerson()),
+            let stored = try? StoredMembership.load(
+                zone: zone, owner: owner, from: store, privateStore: store),
+            let state = stored.log.state
+        else { return false }
+        let hash = SHA256Hasher.digest(Array(token.utf8))
+        return state.tokens[hash] != nil && !state.revokedTokens.contains(hash)
     }
 
     /// Whether `peer` still takes part in `zone`: the answer a participant purges on.
@@ -133,8 +150,12 @@ enum JoinHandler {
     private static func participation(
         of peer: PeerID, in zone: String, library: Library
     ) -> (ShareInfo, Participant)? {
-        guard let share = try? library.privateStore.share(zone),
+        guard let share = try? library.privateStore.share(zone) else { return nil }
+        // The device's own record, else (another device of a participant) its person's.
+        let persons = library.privateStore.personsListing(peer)
+        guard
             let record = share.participants.first(where: { $0.peer == peer })
+                ?? share.participants.first(where: { $0.person.map(persons.contains) ?? false })
         else { return nil }
         return (share, record)
     }

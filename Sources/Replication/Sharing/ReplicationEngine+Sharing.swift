@@ -79,6 +79,13 @@ extension ReplicationEngine {
     /// Membership is then refreshed, as the message may have changed it, and the address a
     /// guest gave is recorded if it is now a member.
     func connection(_ connection: PeerConnection, sharing frame: Frame) -> [Frame] {
+        // An answer is never answered: a daemon that answers `unexpected` to a message it
+        // does not know (a previous release, told the zones of a sibling) would otherwise
+        // trade answers with this one for ever.
+        if frame.type == .joinResponse {
+            logger.log(.info, "ignored a sharing answer nothing here asked for", peer: connection.peer)
+            return []
+        }
         if frame.type == .siblingZones, connection.purpose != .link {
             receivedSiblingZones(frame, from: connection)
             return []

@@ -28,8 +28,8 @@ extension LibraryStore {
                 ($0.element.entity, $0.offset) < ($1.element.entity, $1.offset)
             }.map(\.element)
             let context = ApplyContext(
-                zone: set.zone, owner: side, sender: sender, aheadLimit: limits.aheadLimit(wall: clock.wall())
-            )
+                zone: set.zone, owner: side, sender: sender, sibling: isSibling(sender),
+                aheadLimit: limits.aheadLimit(wall: clock.wall()))
             for object in ordered {
                 do {
                     let own = deliverable(object, context)
@@ -144,6 +144,15 @@ extension LibraryStore {
             else {
                 throw ChangeRefusal("the object belongs to another zone")
             }
+            // A set of the old zone that arrives after the move (relayed late, or from a device
+            // that has not seen the move) is stale there: the object stays where its newer
+            // fields put it.
+            let held = try db.first(
+                "SELECT max(hlc) FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), object.id
+            ) { $0.isNull(0) ? nil : $0.uint64(0) }
+            if let held = held ?? nil, object.fields.allSatisfy({ $0.stamp.hlc < held }) {
+                return ([], object.fields.count, nil)
+            }
             try db.run(EntitySQL.delete(entity), object.id)
             try Self.forgetStamps(entity, object.id, db)
             row = nil
@@ -244,9 +253,10 @@ final class ApplyContext {
     let owner: OwnerSide
     let sender: PeerID
     /// The sender speaks for the zone's owner: it is a current device of the owner (in the
-    /// default zone, the person's own library, any device of this person). It delivers
-    /// every field, by whoever wrote it (the default zone holds objects other people wrote
-    /// while they were shared), as the owner relays what it accepted.
+    /// default zone, the person's own library, any device of this person), or another
+    /// device of this person (whose copy of a share taken part in this device takes whole).
+    /// It delivers every field, by whoever wrote it (the default zone holds objects other
+    /// people wrote while they were shared), as the owner relays what it accepted.
     let relaysAsOwner: Bool
     var permissions: [PeerID: Permission] = [:]
     /// Photos and tags known to be in the zone: checked once, or written by this apply (an
@@ -269,11 +279,11 @@ final class ApplyContext {
     /// By author, the lowest stamp of a refused change (at the owner, from a participant).
     var refusedLowest: [PeerID: UInt64] = [:]
 
-    init(zone: String, owner: OwnerSide, sender: PeerID, aheadLimit: UInt64) {
+    init(zone: String, owner: OwnerSide, sender: PeerID, sibling: Bool = false, aheadLimit: UInt64) {
         self.zone = zone
         self.owner = owner
         self.sender = sender
-        relaysAsOwner = owner.includes(sender)
+        relaysAsOwner = owner.includes(sender) || sibling
         self.aheadLimit = aheadLimit
         checksAhead = !relaysAsOwner
     }

@@ -77,6 +77,11 @@ extension LibraryStore {
     /// store: a value SQL conditions on "a zone owned here" bind.
     var ownsItsZones: Int { kind == .private ? 1 : 0 }
 
+    /// The persons whose current device list (as Replication last set it) names `device`.
+    public func personsListing(_ device: PeerID) -> [PersonID] {
+        deviceGroups.withLock { $0.persons(of: device) }
+    }
+
     /// Whether `peer` is another current device of this library's person.
     public func isSibling(_ peer: PeerID) -> Bool {
         guard peer != localPeer else { return false }

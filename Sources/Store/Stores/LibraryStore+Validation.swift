@@ -54,10 +54,13 @@ extension LibraryStore {
         // The person's own library, from another of its devices: it took each change itself.
         if context.zone == Self.defaultZone { return true }
         if let known = context.permissions[author] { return known != .none }
+        // Someone who has been a participant (a record, even a removed one), or who may be
+        // one now through its person (another device of a participant, of this person's).
         let record = try db.first(
             "SELECT 1 FROM participants WHERE id = ?", Self.participantID(zone: context.zone, peer: author)
         ) { _ in true }
-        let verdict: Permission = record == nil ? .none : .readWrite
+        let verdict: Permission =
+            try record != nil || permission(of: author, in: context.zone, db) != .none ? .readWrite : .none
         context.permissions[author] = verdict
         return verdict != .none
     }

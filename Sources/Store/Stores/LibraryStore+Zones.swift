@@ -26,7 +26,7 @@ extension LibraryStore {
         }
         for rating in ratings { try restamp(.rating, rating, into: zone, in: tx) }
         let tags = try effectiveTags(ofPhoto: photo, db)
-        try dropLinks(ofPhoto: photo, zone: source, in: tx)
+        var copied = Set<String>()
         for tag in tags {
             let othersUseIt =
                 try db.first(
@@ -35,8 +35,14 @@ extension LibraryStore {
                     WHERE l.winner = ? AND l.photo_id != ? LIMIT 1
                     """, source, tag.id, photo
                 ) { _ in true } ?? false
+            if othersUseIt { copied.insert(tag.id) }
+        }
+        let moving = Set(
+            tags.filter { !copied.contains($0.id) }.map { Self.linkID(photo: photo, tag: $0.id) })
+        try dropLinks(ofPhoto: photo, zone: source, except: moving, in: tx)
+        for tag in tags {
             var target = tag.id
-            if othersUseIt {
+            if copied.contains(tag.id) {
                 target = ids.next()
                 try tx.set(
                     .tag, target, zone: zone,
@@ -87,15 +93,26 @@ extension LibraryStore {
         try tx.set(entity, id, zone: zone, values.filter { $0.1 != .null })
     }
 
-    /// Removes a photo's links in a zone that is never replicated (no tombstones needed).
-    private func dropLinks(ofPhoto photo: String, zone: String, in tx: Transaction) throws {
-        let ids = try tx.db.query("SELECT id FROM photo_tags WHERE photo_id = ? AND zone = ?", photo, zone) {
-            $0.string(0)
-        }
-        for id in ids {
-            try tx.db.run("DELETE FROM photo_tags WHERE id = ?", id)
-            try Self.forgetStamps(.link, id, tx.db)
-            tx.record(.link, id, zone: zone, .delete)
+    /// Takes a photo's links out of the default zone, which replicates only to the person's
+    /// other devices: a link in `moving` (to a tag that moves along, keeping the link's ID)
+    /// is removed here and written anew in the share, where every replica takes it as moved;
+    /// any other link is unlinked where it is, so that the other devices drop it too.
+    private func dropLinks(
+        ofPhoto photo: String, zone: String, except moving: Set<String>, in tx: Transaction
+    )
+        throws
+    {
+        let links = try tx.db.query(
+            "SELECT id, tag_id, linked FROM photo_tags WHERE photo_id = ? AND zone = ?", photo, zone
+        ) { ($0.string(0), $0.optionalString(1), $0.int64(2)) }
+        for (id, tag, linked) in links {
+            if moving.contains(id) || tag == nil {
+                try tx.db.run("DELETE FROM photo_tags WHERE id = ?", id)
+                try Self.forgetStamps(.link, id, tx.db)
+                tx.record(.link, id, zone: zone, .delete)
+            } else if linked != 0, let tag {
+                try tx.setLink(photo: photo, tag: tag, zone: zone, linked: false)
+            }
         }
     }
 
