@@ -92,16 +92,23 @@ import Testing
             try alice.cli("share", "add", cityPhoto, share).stdout
                 == "added \(cityPhoto.prefix(8)) to share \(share.prefix(8))\n")
         try flow.peers.settle()
+        let expected = ["beach.jpg": ["sea", "summer", "sunset"], "city.jpg": ["night", "summer"]]
         for peer in flow.peers.everyone {
-            #expect(
-                try peer.sees() == [
-                    "beach.jpg": ["sea", "summer", "sunset"], "city.jpg": ["night", "summer"],
-                ],
-                "\(peer.name)")
-            let summers = try #require(try peer.json("tag", "list", "--share", share).arrayValue).filter {
-                $0["name"] == "summer"
+            func summers() throws -> [JSON] {
+                try (peer.json("tag", "list", "--share", share).arrayValue ?? []).filter {
+                    $0["name"] == "summer"
+                }
             }
-            #expect(summers.count == 1 && summers.first?["photo_count"] == 2, "\(peer.name): \(summers)")
+            // A loaded CI run once saw carol without the second photo's "summer" right after
+            // settling: wait up to a minute for the outcome (a lasting difference still
+            // fails, with the peer's log), then check it.
+            try? waitUntil("\(peer.name) to see the second photo with one summer", timeout: .seconds(60)) {
+                try peer.sees() == expected && summers().first?["photo_count"] == 2
+            }
+            #expect(try peer.sees() == expected, "\(peer.name)")
+            let found = try summers()
+            #expect(
+                found.count == 1 && found.first?["photo_count"] == 2, "\(peer.name): \(found) \(peer.log)")
         }
         try flow.peers.stop()
     }
