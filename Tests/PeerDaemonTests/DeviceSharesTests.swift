@@ -108,6 +108,12 @@ extension DeviceSharesTests {
         }
     }
 
+    /// Makes `device` (a fresh daemon) another device of `existing`'s person by a link.
+    static func link(_ device: SharingPeer, to existing: SharingPeer) throws {
+        let url = try #require(try existing.json("device", "link")["url"]?.stringValue)
+        _ = try device.json("device", "join", url)
+    }
+
     /// `alice` shares a new `beach.jpg` (tagged "summer") with `bob`'s person, read-write, and
     /// bob accepts: the share's ID and the photo's, once bob sees it.
     static func share(from alice: SharingPeer, with bob: SharingPeer) throws -> (share: String, photo: String)
@@ -155,8 +161,7 @@ extension DeviceSharesTests {
         let everyone = [alice, desktop, bob]
         for peer in everyone { peer.join(everyone) }
         let (share, beach) = try Self.share(from: alice, with: bob)
-        _ = try desktop.json(
-            "device", "join", try #require(try alice.json("device", "link")["url"]?.stringValue))
+        try Self.link(desktop, to: alice)
         try waitUntil("bob to be connected to the desktop") {
             (try? desktop.sees(share: share)) == ["beach.jpg": ["summer"]]
                 && (try? AddressMoveTests.entry(of: desktop, at: bob))??["connected"] == true
@@ -225,8 +230,7 @@ extension DeviceSharesTests {
         let everyone = [alice, desktop, bob]
         for peer in everyone { peer.join(everyone) }
         let (share, beach) = try Self.share(from: alice, with: bob)
-        _ = try desktop.json(
-            "device", "join", try #require(try alice.json("device", "link")["url"]?.stringValue))
+        try Self.link(desktop, to: alice)
         try Self.wait(
             for: "the desktop to hold the share and its log, and bob to reach the desktop", showing: everyone
         ) {
@@ -271,8 +275,7 @@ extension DeviceSharesTests {
         let forest = try alice.addPhoto("forest.jpg", bytes: randomBytes(30_000), tags: ["trees"])
         // Another photo with the same tag: sharing the forest copies the tag into the share.
         _ = try alice.addPhoto("park.jpg", bytes: randomBytes(3_000), tags: ["trees"])
-        _ = try desktop.json(
-            "device", "join", try #require(try alice.json("device", "link")["url"]?.stringValue))
+        try Self.link(desktop, to: alice)
         try waitUntil("the desktop to hold the photos") {
             try desktop.sees() == ["forest.jpg": ["trees"], "park.jpg": ["trees"]]
         }

@@ -46,14 +46,19 @@ extension ReplicationEngine {
             logger.log(.warning, "ignored a malformed zone list: \(error)", peer: peer)
             return
         }
+        // The zones held here, read once (either store: a zone is never in both).
+        let held: Set<String>
+        do {
+            held = Set(try library.stores.flatMap { try $0.zoneOwners().map(\.id) })
+        } catch {
+            logger.log(.warning, "could not read this library's zones: \(error)", peer: peer)
+            return
+        }
         var created = 0
-        for entry in message.zones where entry.zone != LibraryStore.defaultZone {
+        for entry in message.zones where entry.zone != LibraryStore.defaultZone && !held.contains(entry.zone)
+        {
             let store = entry.shared ? library.sharedStore : library.privateStore
-            let other = entry.shared ? library.privateStore : library.sharedStore
             do {
-                guard try !other.zoneOwners().contains(where: { $0.id == entry.zone }),
-                    try !store.zoneOwners().contains(where: { $0.id == entry.zone })
-                else { continue }
                 let address = entry.address.isEmpty ? nil : entry.address
                 try store.prepareSiblingZone(entry.zone, owner: entry.owner, address: address)
                 created += 1

@@ -97,9 +97,10 @@ public struct Membership: Sendable, Equatable {
         for row in try library.privateStore.participantAddresses() where row.peer != local {
             if let address = PeerAddress(parsing: row.address) { membership.addresses[row.peer] = address }
         }
+        // Read once: the owners' persons here, the fellow participants below.
+        let takenPartShares = try library.sharedStore.shares()
         let ownerPersons = Dictionary(
-            try library.sharedStore.shares().compactMap { share in share.ownerPerson.map { (share.zone, $0) }
-            },
+            takenPartShares.compactMap { share in share.ownerPerson.map { (share.zone, $0) } },
             uniquingKeysWith: { a, _ in a })
         for zone in takenPart {
             let owner = zone.owner
@@ -116,7 +117,7 @@ public struct Membership: Sendable, Equatable {
                 membership.addresses[owner] = address
             }
         }
-        try membership.addFellowParticipants(of: library, groups: groups)
+        try membership.addFellowParticipants(of: library, shares: takenPartShares, groups: groups)
         let ring = membership.fellows.sorted()
         let after = ring.firstIndex { $0 > local } ?? 0
         membership.dialedFellows = Set((ring[after...] + ring[..<after]).prefix(max(0, meshDials)))
@@ -128,11 +129,13 @@ public struct Membership: Sendable, Equatable {
     /// addresses their records give (written by the owner), and the members the zones'
     /// signed logs admit that the records do not name yet (`LibraryStore.LogMember`: joined
     /// through a member while the owner was away), unless a record says they were removed.
-    private mutating func addFellowParticipants(of library: Library, groups: DeviceGroups) throws {
+    private mutating func addFellowParticipants(
+        of library: Library, shares: [ShareInfo], groups: DeviceGroups
+    ) throws {
         let local = library.localPeer
         let person = groups.local.map { groups.current[$0] ?? [] } ?? []
         let logMembers = Dictionary(grouping: try library.sharedStore.logMembers(), by: \.zone)
-        for share in try library.sharedStore.shares()
+        for share in shares
         where share.zone != LibraryStore.defaultZone && !share.stopped && share.owner != local {
             let records = Dictionary(
                 share.participants.map { ($0.peer, $0) }, uniquingKeysWith: { a, _ in a })
