@@ -10,6 +10,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case ambiguous(kind: String, reference: String, matches: Int)
     case invalid(String)
     case permissionDenied(String)
+    /// An uninvited accept of a private share, kept as a request for the owner to answer.
+    case joinRequested(String)
     case unreadableFile(path: String, reason: String)
     case photoTooLarge(size: Int64, limit: Int64)
     case io(operation: String, path: String, reason: String)
@@ -36,7 +38,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
             return "'\(reference)' matches \(matches) \(kind)s: give more characters of the ID"
         case .invalid(let message):
             return message
-        case .permissionDenied(let message):
+        case .permissionDenied(let message), .joinRequested(let message):
             return message
         case .unreadableFile(let path, let reason):
             return "cannot read \(path): \(reason)"
@@ -64,6 +66,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
         case .ambiguous: return "ambiguous"
         case .invalid: return "invalid"
         case .permissionDenied: return "permission_denied"
+        case .joinRequested: return "join_requested"
         case .unreadableFile: return "unreadable_file"
         case .photoTooLarge: return "photo_too_large"
         case .io: return "io_error"

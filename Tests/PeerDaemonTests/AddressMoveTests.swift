@@ -126,7 +126,7 @@ import Testing
         let created = try alice.json("share", "create", photo, "--public", "read-only")
         let url = try #require(created["url"]?.stringValue)
         #expect(url.hasPrefix("peershare://127.0.0.1:1/"), "\(url)")
-        #expect(url.contains("&at=127.0.0.1:\(port)"), "\(url)")
+        #expect(url.contains("/at=127.0.0.1:\(port)"), "\(url)")
         let accepted = try bob.json("accept", url)
         #expect(accepted["via"] == .null, "the owner itself answered, at its second address: \(accepted)")
         let share = try #require(created["share"]?.stringValue)

@@ -247,7 +247,7 @@ extension DeviceSharesTests {
         let removed = try desktop.json("share", "remove", share, String(bob.id.prefix(10)))
         #expect(removed["status"] == "removed", "\(removed)")
         try waitUntil("bob's copy to be purged", timeout: .seconds(30)) {
-            try bob.json("share", "list") == [] && bob.json("photo", "list") == []
+            try bob.liveShares() == [] && bob.json("photo", "list") == []
         }
 
         try alice.start()

@@ -30,10 +30,11 @@ import Testing
         let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)
         let (share, revoked, url) = try Self.invitedShare(peers)
         #expect(
-            url != revoked && url.hasPrefix("peershare://\(alice.address)/\(share)?owner=\(alice.id)&invite=")
+            url != revoked && url.hasPrefix("peershare://\(alice.address)/\(share)/owner=\(alice.id)/invite=")
         )
         #expect(try alice.share(share)["url"]?.stringValue == url)
-        let token = try #require(url.split(separator: "invite=").last.map(String.init))
+        let token = try #require(
+            url.split(separator: "invite=").last?.split(separator: "/").first.map(String.init))
         let unknownZone = UUID().uuidString.lowercased()
         let address = alice.address
 
@@ -98,14 +99,17 @@ import Testing
         for (text, error) in cases {
             #expect(try bob.refusal("accept", text) == error, "\(text)")
         }
-        // Not invited to a private share.
+        #expect(try peers.everyone.map { try $0.state() } == before)
+        // Not invited to a private share: a request to join, which the owner sees.
         #expect(
             try carol.refusal("accept", url)
                 == ControlError(
-                    "permission_denied",
-                    "\(refused) this share is private: the owner must invite your person ID (\(carol.person)) first"
+                    "join_requested",
+                    "the owner has your request to join: this share is private and you are not invited yet: your "
+                        + "request to join went to the owner; accept the URL again once they approve it (or invite "
+                        + "your person ID (\(carol.person)))"
                 ))
-        #expect(try peers.everyone.map { try $0.state() } == before)
+        #expect(try alice.share(share)["requests"]?.arrayValue?.map { $0["peer_id"] } == [.string(carol.id)])
         #expect(try alice.json("peers").arrayValue?.allSatisfy { $0["zones"] == [] } == true)
         try peers.stop()
     }

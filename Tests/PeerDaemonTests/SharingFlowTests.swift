@@ -17,13 +17,15 @@ import Testing
         let created = try alice.json("share", "create", beach, "--title", "Holidays")
         let share = try #require(created["share"]?.stringValue)
         let url = try #require(created["url"]?.stringValue)
-        #expect(url.hasPrefix("peershare://\(alice.address)/\(share)?owner=\(alice.id)&invite="))
+        #expect(url.hasPrefix("peershare://\(alice.address)/\(share)/owner=\(alice.id)/invite="))
         #expect(try alice.share(share)["url"]?.stringValue == url)
         #expect(
             try bob.refusal("accept", url)
                 == ControlError(
-                    "permission_denied",
-                    "the owner refused: this share is private: the owner must invite your person ID (\(bob.person)) first"
+                    "join_requested",
+                    "the owner has your request to join: this share is private and you are not invited yet: your "
+                        + "request to join went to the owner; accept the URL again once they approve it (or invite "
+                        + "your person ID (\(bob.person)))"
                 ))
 
         // Invitations (bob by his person ID, carol by her device's ID), then acceptance by URL.
@@ -145,7 +147,7 @@ import Testing
         let (alice, bob, carol, share) = (flow.alice, flow.bob, flow.carol, flow.share)
         // Bob leaves ("Remove Me"): his copy goes, alice sees him as removed.
         #expect(try bob.cli("share", "leave", share).stdout == "left share \(share.prefix(8))\n")
-        #expect(try bob.json("photo", "list") == [] && bob.json("share", "list") == [])
+        #expect(try bob.json("photo", "list") == [] && bob.liveShares() == [])
         try waitUntil("alice to see bob as removed", timeout: .seconds(30)) {
             try alice.participantStatus(bob, in: share) == "removed"
         }
@@ -168,7 +170,7 @@ import Testing
         // Stopping: carol's copy is purged; alice's photos go back to her default zone.
         #expect(try alice.cli("share", "stop", share).stdout == "stopped sharing \(share.prefix(8))\n")
         try waitUntil("carol's copy to be purged", timeout: .seconds(30)) {
-            try carol.json("photo", "list") == [] && carol.json("share", "list") == []
+            try carol.json("photo", "list") == [] && carol.liveShares() == []
         }
         #expect(
             try alice.sees(share: "default")
@@ -189,7 +191,7 @@ import Testing
         _ = try peers.alice.json("share", "stop", shared.share, "--purge")
         for participant in [peers.bob, peers.carol] {
             try waitUntil("\(participant.name)'s copy to be purged", timeout: .seconds(30)) {
-                try participant.json("photo", "list") == [] && participant.json("share", "list") == []
+                try participant.json("photo", "list") == [] && participant.liveShares() == []
             }
         }
         let photos = try peers.alice.json("photo", "list")

@@ -23,7 +23,7 @@ import Testing
         _ = try alice.json("share", "stop", oneShare)
         try bob.syncWait()
         try waitUntil("bob's copy of the stopped share to be purged", timeout: .seconds(30)) {
-            try bob.json("share", "list") == [] && bob.json("photo", "list") == []
+            try bob.liveShares() == [] && bob.json("photo", "list") == []
         }
         // The owner no longer lists the stopped share (the sample deletes it).
         #expect(try alice.json("share", "list") == [])
@@ -43,7 +43,7 @@ import Testing
         // A share stopped with --purge is gone from the list too.
         _ = try alice.json("share", "stop", twoShare, "--purge")
         try waitUntil("bob's copy of the purged share to go", timeout: .seconds(30)) {
-            try bob.json("share", "list") == []
+            try bob.liveShares() == []
         }
         #expect(try alice.json("share", "list") == [])
         #expect(
@@ -77,7 +77,7 @@ import Testing
         // Told on the live connection, bob purges at once (it never did before: the
         // membership check ran only while bob was not connected to alice).
         try waitUntil("bob's copy of alice's share to be purged", timeout: .seconds(10)) {
-            try bob.json("share", "list").arrayValue?.map { $0["share"] } == [.string(bobShare)]
+            try bob.liveShares().map { $0["share"] } == [.string(bobShare)]
                 && bob.sees() == ["forest.jpg": []]
         }
         try bob.daemon.waitForLogLine("<6>purged this peer's copy of a share", containing: aliceShare)

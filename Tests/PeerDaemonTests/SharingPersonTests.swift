@@ -30,8 +30,10 @@ import Testing
         #expect(
             try carol.refusal("accept", url)
                 == ControlError(
-                    "permission_denied",
-                    "the owner refused: this share is private: the owner must invite your person ID (\(carol.person)) first"
+                    "join_requested",
+                    "the owner has your request to join: this share is private and you are not invited yet: your "
+                        + "request to join went to the owner; accept the URL again once they approve it (or invite "
+                        + "your person ID (\(carol.person)))"
                 ))
         _ = try bob.json("accept", url)
         try peers.settleAddresses(of: share)
@@ -77,7 +79,7 @@ import Testing
                 DROP TABLE membership_operations;
                 DROP TABLE signed_sets;
                 ALTER TABLE participants DROP COLUMN address;
-                DROP TABLE set_authors; DROP TABLE signed_set_tops; DROP TABLE log_members; DROP TABLE address_records; DROP TABLE device_links;
+                DROP TABLE set_authors; DROP TABLE signed_set_tops; DROP TABLE log_members; DROP TABLE address_records; DROP TABLE device_links; DROP TABLE join_requests; DROP TABLE ended_shares;
                 DELETE FROM stamps WHERE field IN (4, 5) AND entity IN (1, 2);
                 PRAGMA user_version = 7;
                 """)

@@ -121,9 +121,11 @@ import Testing
             result
                 == .failure(
                     .refused(
-                        code: "permission_denied",
+                        code: .joinRequested,
                         message:
-                            "this share is private: the owner must invite your peer ID (\(guest.identity.peerID)) first"
+                            "this share is private and you are not invited yet: your request to join went to the "
+                            + "owner; accept the URL again once they approve it (or invite your peer ID "
+                            + "(\(guest.identity.peerID)))"
                     )))
         #expect(try guest.library.sharedStore.zones().map(\.id) == [open.zone])
     }

@@ -13,8 +13,25 @@ import Testing
         let url = ShareURL(
             host: "127.0.0.1", port: 7733, zone: zone, owner: owner, token: token, title: "Été & co")
         let text = url.description
-        #expect(text.hasPrefix("peershare://127.0.0.1:7733/\(zone)?owner=\(owner)&invite=\(token)&title="))
+        #expect(text.hasPrefix("peershare://127.0.0.1:7733/\(zone)/owner=\(owner)/invite=\(token)/title="))
         #expect(try ShareURL(parsing: text) == url)
+    }
+
+    @Test func aURLSurvivesAShellUnquotedAndTheOlderFormIsStillRead() throws {
+        let url = ShareURL(
+            host: "127.0.0.1", port: 7733, zone: zone, owner: owner, token: token,
+            title: "Été & co; \"$HOME\" *?#!|<>(){}`'\\ ~/x",
+            alsoAt: [try PeerAddress.parse("192.0.2.7:7733")])
+        let text = url.description
+        let shellSpecial = Set(" \t\n&;|<>()$`\\\"'*?#!{}")
+        #expect(!text.contains { shellSpecial.contains($0) }, "\(text)")
+        #expect(try ShareURL(parsing: text) == url)
+        let older =
+            "peershare://127.0.0.1:7733/\(zone)?owner=\(owner)&invite=\(token)&title=Holidays%20%26%20co"
+            + "&at=192.0.2.7:7733"
+        let parsed = try ShareURL(parsing: older)
+        #expect(parsed.title == "Holidays & co" && parsed.token == token && parsed.owner == owner)
+        #expect(parsed.alsoAt == [try PeerAddress.parse("192.0.2.7:7733")])
     }
 
     @Test func membersTheURLListsRoundTripAndBadOnesAreExplained() throws {
@@ -24,7 +41,7 @@ import Testing
         let url = ShareURL(
             host: "127.0.0.1", port: 7733, zone: zone, owner: owner, token: token, title: "T",
             members: [member])
-        #expect(url.description.hasSuffix("&member=\(member.peer)@[::1]:7734"))
+        #expect(url.description.hasSuffix("/member=\(member.peer)@[::1]:7734"))
         #expect(try ShareURL(parsing: url.description) == url)
         #expect(try ShareURL(parsing: url.description).members == [member])
 
@@ -45,7 +62,7 @@ import Testing
         let further = [try PeerAddress.parse("192.0.2.7:7733"), try PeerAddress.parse("[2001:db8::7]:7733")]
         let url = ShareURL(
             host: "127.0.0.1", port: 7733, zone: zone, owner: owner, token: token, alsoAt: further)
-        #expect(url.description.hasSuffix("&at=192.0.2.7:7733&at=[2001:db8::7]:7733"))
+        #expect(url.description.hasSuffix("/at=192.0.2.7:7733/at=[2001:db8::7]:7733"))
         let parsed = try ShareURL(parsing: url.description)
         #expect(parsed == url)
         #expect(parsed.ownerAddresses == [PeerAddress(host: "127.0.0.1", port: 7733)] + further)

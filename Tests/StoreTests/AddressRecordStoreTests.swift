@@ -33,7 +33,9 @@ import Testing
         let library = try TestLibrary()
         let photo = try library.addPhoto("kept.jpg")
         try library.priv.writeLocal { db in
-            try db.execute("DROP TABLE address_records; DROP TABLE device_links")
+            try db.execute(
+                "DROP TABLE address_records; DROP TABLE device_links; DROP TABLE join_requests; DROP TABLE ended_shares"
+            )
         }
         try library.priv.read { db in try db.execute("PRAGMA user_version = 13") }
         let path = library.directory.file("state")

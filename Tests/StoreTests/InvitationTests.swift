@@ -31,9 +31,11 @@ import Testing
         let store = pair.owner.priv
         let stranger = randomPeer()
         #expect(
-            throws: StoreError.permissionDenied(
-                "this share is private: the owner must invite your peer ID (\(stranger)) first")
+            throws: StoreError.joinRequested(
+                "this share is private and you are not invited yet: your request to join went to the owner; "
+                    + "accept the URL again once they approve it (or invite your peer ID (\(stranger)))")
         ) { try store.admit(peer: stranger, zone: pair.zone, tokenIsValid: true) }
+        #expect(try store.pendingJoinRequests(zone: pair.zone).map(\.device) == [stranger])
         #expect(
             throws: StoreError.permissionDenied(
                 "this share URL has been revoked or is not valid: ask the owner for a new one")

@@ -79,6 +79,23 @@ struct ShareDirectory: Sendable {
         return try PeerReference.resolve(reference, among: ids.sorted(), kind: "participant")
     }
 
+    /// The waiting request to join `zone` that `reference` names: its device's or its
+    /// person's ID, or a unique prefix of one.
+    func joinRequest(_ reference: String, in zone: Library.Resolved) throws -> JoinRequestRecord {
+        let requests = try zone.store.pendingJoinRequests(zone: zone.id)
+        func asPeer(_ person: PersonID?) -> PeerID? { person.map { PeerID(digest: $0.bytes)! } }
+        let ids = Set(requests.map(\.device) + requests.compactMap { asPeer($0.person) })
+        let named = try PeerReference.resolve(reference, among: ids.sorted(), kind: "join request")
+        let matches = requests.filter { $0.device == named || asPeer($0.person) == named }
+        guard let first = matches.first else {
+            throw StoreError.notFound(kind: "join request", reference: reference)
+        }
+        guard matches.count == 1 else {
+            throw StoreError.ambiguous(kind: "join request", reference: reference, matches: matches.count)
+        }
+        return first
+    }
+
     /// Refuses an invitation of this library's own device or person.
     func requireNotSelf(_ member: PeerID) throws {
         let person = try library.privateStore.localPerson()
@@ -103,6 +120,33 @@ struct ShareDirectory: Sendable {
     /// is refused with a clear reason and its participants are told to purge).
     func all() throws -> [ShareInfo] {
         try library.stores.flatMap { try $0.shares() }.filter(isListed)
+    }
+
+    /// A share that ended for this participant, as `share list` and `share show` give it.
+    func json(_ ended: EndedShare) -> JSON {
+        [
+            "id": .string(ended.zone), "share": .string(ended.zone), "title": .string(ended.title),
+            "role": "participant", "store": "shared", "owner": .string(ended.owner.description),
+            "owner_person_id": ended.ownerPerson.map { .string($0.description) } ?? .null,
+            "permission": "none", "stopped": .bool(ended.reason == .stopped), "participants": [],
+            "ended": [
+                "reason": .string(ended.reason.rawValue), "message": .string(ended.message),
+                "at": StoreJSON.time(milliseconds: Int64(ended.endedAt)),
+            ],
+        ]
+    }
+
+    /// The ended share `reference` names (a unique prefix of its ID).
+    func endedShare(_ reference: String) throws -> EndedShare {
+        let prefix = reference.lowercased()
+        let matches = try library.sharedStore.endedShares().filter { $0.zone.hasPrefix(prefix) }
+        guard let first = matches.first, !prefix.isEmpty else {
+            throw StoreError.notFound(kind: "share that ended", reference: reference)
+        }
+        guard matches.count == 1 else {
+            throw StoreError.ambiguous(kind: "share that ended", reference: reference, matches: matches.count)
+        }
+        return first
     }
 
     func isListed(_ share: ShareInfo) -> Bool {
@@ -131,7 +175,7 @@ struct ShareDirectory: Sendable {
             return .array(devices.sorted().map { .string($0.description) })
         }
         var object: [String: JSON] = [
-            "share": .string(share.zone), "title": .string(share.title),
+            "id": .string(share.zone), "share": .string(share.zone), "title": .string(share.title),
             "role": .string(mine ? "owner" : "participant"), "store": .string(share.store.rawValue),
             "owner": .string(share.owner.description),
             "owner_person_id": share.ownerPerson.map { .string($0.description) } ?? .null,
@@ -162,6 +206,18 @@ struct ShareDirectory: Sendable {
                     ]
                 }),
         ]
+        // Uninvited devices waiting for `share approve` or `share deny`.
+        if mine {
+            object["requests"] = .array(
+                try library.privateStore.pendingJoinRequests(zone: share.zone).map { request in
+                    [
+                        "id": .string(request.device.description),
+                        "peer_id": .string(request.device.description),
+                        "person_id": request.person.map { .string($0.description) } ?? .null,
+                        "requested_at": StoreJSON.time(milliseconds: Int64(request.requestedAt)),
+                    ]
+                })
+        }
         // Without an address there is no URL to show; share create and revoke say why.
         if mine && !share.stopped, let addresses = try? addresses() {
             object["url"] = .string(try url(zone: share.zone, addresses: addresses).description)

@@ -92,6 +92,8 @@ final class ReplicationHost: Sendable {
             return ControlEvent(
                 type: "data.failed",
                 data: ["peer_id": peer(id), "sha256": .string("\(hash)"), "reason": .string(reason)])
+        case .joinRequested(let id, let zone):
+            return ControlEvent(type: "share.request", data: ["peer_id": peer(id), "share": .string(zone)])
         case .dataFetchStarted, .dataServed:
             return nil
         }

@@ -1,6 +1,7 @@
 import ControlProtocol
 
-/// `share create|add|invite|permission|remove|stop|leave|revoke|list|show` and `accept`.
+/// `share create|add|set|invite|permission|remove|stop|leave|revoke|list|show|approve|deny|keep|dismiss`
+/// and `accept`.
 enum ShareCommands {
     static let shareArgument = ArgumentSpec(
         placeholder: "SHARE", key: "share", help: "share ID or unique prefix")
@@ -10,7 +11,8 @@ enum ShareCommands {
 
     static let commands: [CommandSpec] = [
         CommandSpec(
-            path: ["share", "create"], summary: "share a photo; prints the share URL to give to people",
+            path: ["share", "create"],
+            summary: "share a photo; prints the share ID and the URL to give to people",
             arguments: [PhotoCommands.photoArgument],
             options: [
                 OptionSpec(
@@ -20,7 +22,10 @@ enum ShareCommands {
                     name: "--public", placeholder: "P", key: "public",
                     help: "what anyone holding the URL may do: none (default), read-only or read-write"),
             ],
-            request: .shareCreate, mode: .call(format: { Formatting.text($0["url"]) })),
+            request: .shareCreate,
+            mode: .call(format: {
+                "share \(Formatting.text($0["share"]))\nurl   \(Formatting.text($0["url"]))"
+            })),
         CommandSpec(
             path: ["share", "add"], summary: "add a photo to an existing share",
             arguments: [PhotoCommands.photoArgument, shareArgument], request: .shareAdd,
@@ -28,6 +33,16 @@ enum ShareCommands {
                 "added \(Formatting.shortID(Formatting.text(result["photo"]))) to share "
                     + Formatting.shortID(Formatting.text(result["share"]))
             })),
+        CommandSpec(
+            path: ["share", "set"], summary: "change a share's title or what anyone holding its URL may do",
+            arguments: [shareArgument],
+            options: [
+                OptionSpec(name: "--title", placeholder: "T", key: "title", help: "its new title"),
+                OptionSpec(
+                    name: "--public", placeholder: "P", key: "public",
+                    help: "what anyone holding the URL may do: none, read-only or read-write"),
+            ],
+            request: .shareSet, mode: .call(format: show)),
         CommandSpec(
             path: ["share", "invite"], summary: "invite a person by the person ID `peershare id` shows them",
             arguments: [shareArgument, peerArgument],
@@ -75,6 +90,51 @@ enum ShareCommands {
             summary: "a share's participants, permissions and status (and URL, for its owner)",
             arguments: [shareArgument], request: .shareShow, mode: .call(format: show)),
         CommandSpec(
+            path: ["share", "approve"],
+            summary: "let in a device that asked to join your private share (share show lists requests)",
+            arguments: [
+                shareArgument,
+                ArgumentSpec(
+                    placeholder: "PEER_ID", key: "peer",
+                    help: "the asking device's or person's ID (a unique prefix)"),
+            ],
+            options: [
+                OptionSpec(
+                    name: "--permission", placeholder: "P", key: "permission",
+                    help: "read-only (default) or read-write")
+            ],
+            request: .shareApprove,
+            mode: .call(format: { result in
+                "approved \(member(person: result["person_id"], device: result["peer_id"])) "
+                    + "(\(Formatting.text(result["permission"]))): it joins when it accepts the URL again"
+            })),
+        CommandSpec(
+            path: ["share", "deny"], summary: "decline a request to join your private share",
+            arguments: [
+                shareArgument,
+                ArgumentSpec(
+                    placeholder: "PEER_ID", key: "peer",
+                    help: "the asking device's or person's ID (a unique prefix)"),
+            ],
+            request: .shareDeny,
+            mode: .call(format: { "denied \(member(person: $0["person_id"], device: $0["peer_id"]))" })),
+        CommandSpec(
+            path: ["share", "keep"],
+            summary: "copy a share's photos into your own library (before leaving it)",
+            arguments: [shareArgument], request: .shareKeep,
+            mode: .call(format: { result in
+                let kept = result["kept"]?.arrayValue?.count ?? 0
+                let missing = result["without_data"]?.arrayValue?.count ?? 0
+                return
+                    "kept \(kept) photo\(kept == 1 ? "" : "s") of share \(Formatting.shortID(Formatting.text(result["share"])))"
+                    + " in your library"
+                    + (missing > 0 ? "; \(missing) not copied: their data has not arrived yet" : "")
+            })),
+        CommandSpec(
+            path: ["share", "dismiss"], summary: "stop listing a share that ended for you",
+            arguments: [shareArgument], request: .shareDismiss,
+            mode: .call(format: { "dismissed share \(Formatting.shortID(Formatting.text($0["share"])))" })),
+        CommandSpec(
             path: ["accept"], summary: "join a share by the URL its owner gave you",
             arguments: [
                 ArgumentSpec(placeholder: "URL", key: "url", help: "peershare://… as the owner gave it")
@@ -100,27 +160,55 @@ enum ShareCommands {
     private static func list(_ result: JSON) -> String {
         let shares = result.arrayValue ?? []
         guard !shares.isEmpty else { return "no shares" }
+        let ended = shares.filter { $0["ended"] != nil }.count
+        let hint =
+            ended == 0
+            ? ""
+            : "\n\(ended) share\(ended == 1 ? "" : "s") ended for you: peershare share show SHARE says why, "
+                + "peershare share dismiss SHARE stops listing it"
         return Formatting.columns(
             ["SHARE", "TITLE", "ROLE", "PERMISSION", "PUBLIC", "PARTICIPANTS"],
             shares.map { share in
                 [
                     Formatting.shortID(Formatting.text(share["share"])), Formatting.text(share["title"]),
-                    Formatting.text(share["role"]) + (share["stopped"] == true ? " (stopped)" : ""),
+                    Formatting.text(share["role"]) + status(share),
                     Formatting.text(share["permission"]), Formatting.text(share["public_permission"]),
                     String(share["participants"]?.arrayValue?.count ?? 0),
                 ]
-            })
+            }) + hint
+    }
+
+    /// " (stopped)", " (ended: removed)" or nothing, after the role.
+    private static func status(_ share: JSON) -> String {
+        if let reason = share["ended"]?["reason"]?.stringValue { return " (ended: \(reason))" }
+        return share["stopped"] == true ? " (stopped)" : ""
     }
 
     private static func show(_ share: JSON) -> String {
         var lines = [
             "share       \(Formatting.text(share["share"]))",
             "title       \(Formatting.text(share["title"]))",
-            "role        \(Formatting.text(share["role"]))\(share["stopped"] == true ? " (stopped)" : "")",
+            "role        \(Formatting.text(share["role"]))\(status(share))",
             "owner       \(member(person: share["owner_person_id"], device: share["owner"], all: share["owner_devices"]))",
             "public      \(Formatting.text(share["public_permission"]))",
         ]
         if share["url"] != nil { lines.append("url         \(Formatting.text(share["url"]))") }
+        if let ended = share["ended"] {
+            lines.append("ended       \(Formatting.text(ended["at"])): \(Formatting.text(ended["message"]))")
+            lines.append(
+                "            (peershare share dismiss \(Formatting.shortID(Formatting.text(share["share"]))) stops listing it)"
+            )
+            return lines.joined(separator: "\n")
+        }
+        let requests = share["requests"]?.arrayValue ?? []
+        if !requests.isEmpty {
+            lines.append("requests to join (peershare share approve|deny SHARE PEER_ID)")
+            for r in requests {
+                lines.append(
+                    "  \(member(person: r["person_id"], device: r["peer_id"]))  asked \(Formatting.text(r["requested_at"]))"
+                )
+            }
+        }
         let participants = share["participants"]?.arrayValue ?? []
         lines.append(participants.isEmpty ? "participants none" : "participants")
         for p in participants {

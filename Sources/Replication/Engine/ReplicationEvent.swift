@@ -19,4 +19,7 @@ public enum ReplicationEvent: Sendable, Equatable {
     case dataFetched(PeerID, hash: ContentHash, size: Int64)
     case dataFetchFailed(PeerID, hash: ContentHash, reason: String)
     case dataServed(PeerID, hash: ContentHash, count: Int)
+    /// An uninvited device asked to join a private share owned here: its request waits for
+    /// `share approve` or `share deny`.
+    case joinRequested(PeerID, zone: String)
 }

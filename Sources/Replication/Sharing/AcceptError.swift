@@ -27,6 +27,7 @@ public enum AcceptError: Error, Equatable, Sendable, CustomStringConvertible {
         case .wrongOwner(let address, let presented, let expected):
             return
                 "the daemon at \(address) is not the share's owner: it is \(presented), the URL names \(expected)"
+        case .refused(.joinRequested, let message): return "the owner has your request to join: \(message)"
         case .refused(_, let message): return "the owner refused: \(message)"
         case .memberRefused(let member, _, let message):
             return "the owner could not be reached, and member \(member) refused: \(message)"

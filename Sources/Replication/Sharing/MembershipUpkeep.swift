@@ -118,7 +118,7 @@ final class MembershipUpkeep: Sendable {
     private func purgeStopped() -> Bool {
         var purged = false
         for share in (try? library.sharedStore.shares()) ?? [] where share.stopped {
-            purge(share.zone, because: "the owner stopped sharing it")
+            purge(share.zone, because: "the owner stopped sharing it", reason: .stopped)
             purged = true
         }
         return purged
@@ -153,7 +153,9 @@ final class MembershipUpkeep: Sendable {
                     )
                     continue
                 }
-                purge(zone.id, because: message)
+                purge(
+                    zone.id, because: message,
+                    reason: code == .removed ? .removed : code == .stopped ? .stopped : .ended)
                 purged = true
             }
         }
@@ -188,10 +190,10 @@ final class MembershipUpkeep: Sendable {
         }
     }
 
-    private func purge(_ zone: String, because reason: String) {
+    private func purge(_ zone: String, because message: String, reason: LibraryStore.EndReason) {
         do {
-            try library.sharedStore.purge(zone: zone)
-            logger.log(.info, "purged this peer's copy of a share: \(reason) (zone \(zone))")
+            try library.sharedStore.endShare(zone, reason: reason, message: message)
+            logger.log(.info, "purged this peer's copy of a share: \(message) (zone \(zone))")
         } catch {
             logger.log(.error, "cannot purge the copy of share \(zone): \(error)")
         }

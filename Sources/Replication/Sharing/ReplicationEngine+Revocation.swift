@@ -37,6 +37,13 @@ extension ReplicationEngine {
         }
     }
 
+    /// Why a share ended, from the reason its owner's notice gives (`revocationReason`).
+    static func endReason(of text: String) -> LibraryStore.EndReason {
+        if text == revocationReason(.stopped) { return .stopped }
+        if text == revocationReason(.removed) { return .removed }
+        return .ended
+    }
+
     /// A `zoneRevoked` notice from `peer`: purges this peer's copy of the zone if `peer` owns
     /// it here; from anyone else it is ignored (only the owner ends a membership).
     func revoked(_ frame: Frame, by peer: PeerID) {
@@ -54,8 +61,9 @@ extension ReplicationEngine {
                     peer: peer)
                 return
             }
-            try library.sharedStore.purge(zone: notice.zone)
             let reason = notice.reason.isEmpty ? "the owner revoked it" : notice.reason
+            try library.sharedStore.endShare(
+                notice.zone, reason: Self.endReason(of: notice.reason), message: reason)
             logger.log(
                 .info, "purged this peer's copy of a share: \(reason) (zone \(notice.zone))", peer: peer)
         } catch {

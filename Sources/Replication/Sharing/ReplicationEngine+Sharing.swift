@@ -142,6 +142,12 @@ extension ReplicationEngine {
             // The joiner dials for replication as soon as it reads the answer: it must find
             // itself a member then, not once the loop has re-read membership.
             if frame.type == .joinRequest { applyMembership() }
+            if frame.type == .joinRequest, let reply = replies.first,
+                case .refused(.joinRequested, _)? = try? JoinResponse(frame: reply),
+                let zone = try? JoinRequest(frame: frame).zone
+            {
+                emit(.joinRequested(connection.peer, zone: zone))
+            }
         }
         IOThread.detach { [weak self] in
             self?.refreshMembership()

@@ -3,9 +3,13 @@ import Store
 import Support
 
 /// A share URL,
-/// `peershare://HOST:PORT/ZONE_ID?owner=PEER_ID&invite=TOKEN[&title=T][&at=HOST:PORT]...[&member=PEER_ID@HOST:PORT]...`:
+/// `peershare://HOST:PORT/ZONE_ID/owner=PEER_ID/invite=TOKEN[/title=T][/at=HOST:PORT]...[/member=PEER_ID@HOST:PORT]...`:
 /// the capability that lets its holder ask the owner's daemon, or any member's, to join a
 /// share.
+///
+/// Its fields are path segments, and the title is percent-encoded down to letters, digits
+/// and `-._~`, so the URL survives a shell unquoted (no `&`, `?`, `;`, `#`, `*`, quotes or
+/// spaces). The form before it, `…/ZONE_ID?owner=…&invite=…[&title=…]…`, is still read.
 ///
 /// HOST:PORT is where the owner's daemon listens (each `at` another address of it: another
 /// interface, another family; older readers ignore them), the peer ID is what its TLS certificate
@@ -73,7 +77,10 @@ public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
             throw .invalid("address", error.description)
         }
         let pathAndQuery = rest[rest.index(after: slash)...]
-        let parts = pathAndQuery.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        // The field separator: `/` in the shell-safe form, `&` after a `?` in the older one.
+        let separator: Character = pathAndQuery.contains("?") ? "&" : "/"
+        let parts = pathAndQuery.split(
+            separator: separator == "&" ? "?" : "/", maxSplits: 1, omittingEmptySubsequences: false)
         let zone = String(parts[0]).lowercased()
         guard LibraryStore.isCanonicalUUID(zone) else {
             throw .invalid("share ID", "'\(parts[0])' is not a share ID")
@@ -82,7 +89,7 @@ public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
         var memberTexts: [String] = []
         var addressTexts: [String] = []
         if parts.count == 2 {
-            for pair in parts[1].split(separator: "&") {
+            for pair in parts[1].split(separator: separator) {
                 let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let value = kv.count == 2 ? String(kv[1]).removingPercentEncoding ?? String(kv[1]) : ""
                 switch kv[0] {
@@ -154,21 +161,18 @@ public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         let address = PeerAddress(host: host, port: port)
-        var text = "\(Self.scheme)\(address)/\(zone)?owner=\(owner)&invite=\(token)"
-        if let title, let encoded = title.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed)
-        {
-            text += "&title=\(encoded)"
+        var text = "\(Self.scheme)\(address)/\(zone)/owner=\(owner)/invite=\(token)"
+        if let title, let encoded = title.addingPercentEncoding(withAllowedCharacters: .shellSafe) {
+            text += "/title=\(encoded)"
         }
-        for address in alsoAt { text += "&at=\(address)" }
-        for member in members { text += "&member=\(member.peer)@\(member.address)" }
+        for address in alsoAt { text += "/at=\(address)" }
+        for member in members { text += "/member=\(member.peer)@\(member.address)" }
         return text
     }
 }
 
 extension CharacterSet {
-    fileprivate static let urlQueryValueAllowed: CharacterSet = {
-        var set = CharacterSet.urlQueryAllowed
-        set.remove(charactersIn: "&=+#")
-        return set
-    }()
+    /// What a title keeps unencoded: nothing a shell, a URL or the field separators read.
+    fileprivate static let shellSafe = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 }

@@ -14,6 +14,9 @@ public enum SharingRefusalCode: Hashable, Sendable, CustomStringConvertible, Exp
     case left
     /// The share's rules do not let the asker in (revoked token, private share, removed).
     case permissionDenied
+    /// The share is private and the asker not invited: its request to join is kept for the
+    /// owner to approve (then the asker accepts again) or deny.
+    case joinRequested
     /// The request itself is not acceptable (the owner's own share).
     case invalid
     /// A sharing message the owner does not take (a join response, an unknown type).
@@ -33,7 +36,8 @@ public enum SharingRefusalCode: Hashable, Sendable, CustomStringConvertible, Exp
 
     private static let known: [(SharingRefusalCode, String)] = [
         (.unknownShare, "unknown_share"), (.removed, "removed"), (.stopped, "stopped"), (.left, "left"),
-        (.permissionDenied, "permission_denied"), (.invalid, "invalid"), (.unexpected, "unexpected"),
+        (.permissionDenied, "permission_denied"), (.joinRequested, "join_requested"), (.invalid, "invalid"),
+        (.unexpected, "unexpected"),
         (.protocolError, "protocol_error"), (.internalError, "internal"), (.invalidAccept, "invalid_accept"),
         (.acceptTooEarly, "accept_too_early"),
     ]

@@ -7,6 +7,12 @@ public enum SQLValue: Sendable, Hashable {
     case real(Double)
     case text(String)
     case blob([UInt8])
+
+    /// The text, for a text value.
+    public var textValue: String? {
+        if case .text(let text) = self { return text }
+        return nil
+    }
 }
 
 /// A Swift type that binds to one statement parameter.

@@ -3,7 +3,7 @@
 /// A released migration is never edited: a change to the schema is a new entry at the end,
 /// so a store written by any earlier version opens and upgrades in place.
 enum Migrations {
-    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15]
+    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16]
 
     /// Brings `db` to the latest version, each migration in its own transaction.
     static func migrate(_ db: Database) throws {
@@ -210,6 +210,31 @@ enum Migrations {
             expires_at INTEGER NOT NULL,
             used_at INTEGER,
             name TEXT
+        ) WITHOUT ROWID;
+        """
+
+    /// Sharing kept in view (issue 15), local and never replicated: on the owner's side, the
+    /// uninvited accepts of a private share waiting for `share approve` or `share deny` (a
+    /// denied one is kept, so the same device is not asked about again); on a participant's
+    /// side, the shares that ended for it (stopped, or removed from), with why, until
+    /// `share dismiss`.
+    static let v16 = """
+        CREATE TABLE join_requests (
+            zone TEXT NOT NULL,
+            device TEXT NOT NULL,
+            person TEXT,
+            requested_at INTEGER NOT NULL,
+            denied_at INTEGER,
+            PRIMARY KEY (zone, device)
+        ) WITHOUT ROWID;
+        CREATE TABLE ended_shares (
+            zone TEXT PRIMARY KEY,
+            title TEXT NOT NULL,
+            owner TEXT NOT NULL,
+            owner_person TEXT,
+            reason TEXT NOT NULL,
+            message TEXT NOT NULL,
+            ended_at INTEGER NOT NULL
         ) WITHOUT ROWID;
         """
 

@@ -42,7 +42,19 @@ extension LibraryStore {
         case nil:
             guard let share, share.publicPermission != .none else {
                 let who = person.map { "your person ID (\($0))" } ?? "your peer ID (\(peer))"
-                throw StoreError.permissionDenied("this share is private: the owner must invite \(who) first")
+                switch try recordJoinRequest(zone: zone, device: peer, person: person) {
+                case .recorded:
+                    throw StoreError.joinRequested(
+                        "this share is private and you are not invited yet: your request to join went to the "
+                            + "owner; accept the URL again once they approve it (or invite \(who))")
+                case .denied:
+                    throw StoreError.permissionDenied(
+                        "the owner declined your request to join this share: they must invite \(who)")
+                case .full:
+                    throw StoreError.permissionDenied(
+                        "this share is private and \(Self.maximumPendingJoinRequests) requests to join it are "
+                            + "waiting already: the owner must invite \(who)")
+                }
             }
             permission = share.publicPermission
         }

@@ -37,6 +37,22 @@ extension LibraryStore {
         try writeThenDeduplicate([Self.defaultZone, zone]) { tx in try movePhoto(photo, into: zone, in: tx) }
     }
 
+    /// Changes a share's title or public permission (nil leaves it): its owner's record,
+    /// which replicates to the participants like any other change.
+    public func updateShare(_ zone: String, title: String?, publicPermission: Permission?) throws {
+        try requireOwnedLiveShare(zone)
+        var values: [(EntityField, SQLValue)] = []
+        if let title {
+            try validateName(title, what: "share title")
+            values.append((ShareField.title, .text(title)))
+        }
+        if let publicPermission {
+            values.append((ShareField.publicPermission, .text(publicPermission.rawValue)))
+        }
+        guard !values.isEmpty else { return }
+        try write(author: .local) { tx in try tx.set(.share, zone, zone: zone, values) }
+    }
+
     /// Adds or updates a participant (invite, permission change, accept, removal).
     public func setParticipant(
         zone: String, peer: PeerID, permission: Permission? = nil, status: ParticipantStatus? = nil

@@ -115,7 +115,7 @@ extension LibraryStore {
     /// Refuses a new object that points at a photo or tag the zone does not hold.
     func checkReferences(_ object: ObjectChange, _ context: ApplyContext, _ db: Database) throws {
         func value(_ code: UInt8) -> String? {
-            object.fields.first { $0.field == code }.flatMap { text($0.value) }
+            object.fields.first { $0.field == code }.flatMap { $0.value.textValue }
         }
         func requireRef(_ entity: Entity, _ id: String?) throws {
             guard let id else {
@@ -185,9 +185,4 @@ extension LibraryStore {
         case .blob(let bytes): return bytes.count
         }
     }
-}
-
-private func text(_ value: SQLValue) -> String? {
-    if case .text(let t) = value { return t }
-    return nil
 }

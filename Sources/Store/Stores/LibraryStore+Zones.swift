@@ -5,6 +5,8 @@ extension LibraryStore {
         try db.run(
             "INSERT OR IGNORE INTO zones (id, owner, created_at) VALUES (?, ?, ?)", zone, owner.description,
             Int64(HybridLogicalClock.wallMilliseconds()))
+        // Joining a share again forgets that it ended.
+        try db.run("DELETE FROM ended_shares WHERE zone = ?", zone)
     }
 
     /// Zones this store holds (the default one too), with their owners, oldest first.

@@ -130,6 +130,11 @@ final class SharingPeer: @unchecked Sendable {
     /// This peer's view of one share (`share show --json`).
     func share(_ share: String) throws -> JSON { try json("share", "show", share) }
 
+    /// `share list` without the shares that ended for this peer (listed until dismissed).
+    func liveShares() throws -> [JSON] {
+        try (json("share", "list").arrayValue ?? []).filter { $0["ended"] == nil }
+    }
+
     /// The status of `peer` in `share` as this peer records it, or nil if it is not listed.
     func participantStatus(_ peer: SharingPeer, in share: String) throws -> String? {
         try self.share(share)["participants"]?.arrayValue?.first { $0["peer_id"]?.stringValue == peer.id }?[

@@ -13,6 +13,7 @@ extension ControlRoutes {
         routes.registerHistory(services)
         routes.registerWatch(services)
         routes.registerShares(services)
+        routes.registerShareRequests(services)
         routes.registerPeers(services)
         routes.registerDevices(services)
         return routes

@@ -31,6 +31,24 @@ extension ControlRoutes {
             try zone.store.addToShare(photo: photo.id, zone: zone.id)
             return ["share": .string(zone.id), "photo": .string(photo.id)]
         }
+        register(.shareSet) { args in
+            let zone = try sharing.library.resolve(.share, try args.string("share"))
+            let title = try args.optionalString("title")
+            let permission = try args.optionalString("public").map {
+                try sharing.permission($0, allowNone: true)
+            }
+            guard title != nil || permission != nil else {
+                throw ControlError(
+                    .invalidArguments, "share.set: give a new title, a public permission, or both")
+            }
+            try zone.store.updateShare(zone.id, title: title, publicPermission: permission)
+            // A new public permission goes into the share's signed membership log too.
+            services.replication.engine.membershipRecordsChanged(zone: zone.id)
+            guard let info = try zone.store.share(zone.id) else {
+                throw StoreError.notFound(kind: "share", reference: zone.id)
+            }
+            return try sharing.json(info)
+        }
         register(.shareInvite) { args in
             let zone = try sharing.library.resolve(.share, try args.string("share"))
             let member = try PeerID(parsing: try args.string("peer"))
@@ -74,11 +92,17 @@ extension ControlRoutes {
             return ["share": .string(zone.id), "url": .string(try sharing.url(zone: zone.id).description)]
         }
         register(.shareList) { args in
-            return .array(try sharing.all().map { try sharing.json($0) })
+            let ended = try sharing.library.sharedStore.endedShares().map { sharing.json($0) }
+            return .array(try sharing.all().map { try sharing.json($0) } + ended)
         }
         register(.shareShow) { args in
             let reference = try args.string("share")
-            let zone = try sharing.library.resolve(.share, reference)
+            let zone: Library.Resolved
+            do {
+                zone = try sharing.library.resolve(.share, reference)
+            } catch StoreError.notFound {
+                return sharing.json(try sharing.endedShare(reference))
+            }
             guard let info = try zone.store.share(zone.id), sharing.isListed(info) else {
                 throw StoreError.notFound(kind: "share", reference: reference)
             }
