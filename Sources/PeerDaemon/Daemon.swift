@@ -191,6 +191,8 @@ final class Daemon: Sendable {
             return try TCPListener.bind(host: address.host, port: address.port)
         } catch {
             switch error {
+            case .addressInUse:
+                throw .listenAddressInUse(address: "\(address)")
             case .cannotListen(_, let reason), .cannotResolve(_, let reason):
                 throw .listen(address: "\(address)", reason: reason)
             default:

@@ -1,13 +1,18 @@
 import ControlProtocol
+import Glibc
 import Support
 
 /// Why `peershared` could not start: what failed, on what, and what to do about it.
 enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Failures that starting again unchanged would repeat: the exit status says
-    /// "configuration" so systemd does not restart in a loop.
-    var isConfiguration: Bool {
-        if case .libraryElsewhere = self { return true }
-        return false
+    /// The exit status: failures that starting again unchanged would repeat have their own
+    /// (the unit's RestartPreventExitStatus= lists them), so systemd does not restart in a
+    /// loop; anything else is a plain failure, which a restart may cure.
+    var exitStatus: Int32 {
+        switch self {
+        case .libraryElsewhere: return PeerDaemonMain.ExitStatus.config
+        case .listenAddressInUse: return PeerDaemonMain.ExitStatus.addressInUse
+        default: return PeerDaemonMain.ExitStatus.failure
+        }
     }
 
     case stateDirectory(SystemCallError)
@@ -17,6 +22,8 @@ enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
     case controlSocketPathTooLong(String)
     case controlSocket(SystemCallError)
     case listen(address: String, reason: String)
+    /// Another program (or another peershared) holds the listen address.
+    case listenAddressInUse(address: String)
     case identity(directory: String, reason: String)
     case library(directory: String, reason: String)
     case replication(reason: String)
@@ -46,6 +53,10 @@ enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
         case .listen(let address, let reason):
             return "cannot listen for peers on \(address): \(reason): free the port or choose "
                 + "another with --listen"
+        case .listenAddressInUse(let address):
+            return "cannot listen for peers on \(address): \(String(cString: strerror(EADDRINUSE))): another "
+                + "program (or another peershared) holds the port: stop it, or choose another port with --listen "
+                + "or the listen setting"
         case .identity(let directory, let reason):
             return "cannot load or create the peer identity in \(directory): \(reason)"
         case .library(let directory, let reason):

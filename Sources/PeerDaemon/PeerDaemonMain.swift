@@ -7,12 +7,29 @@ import Glibc
 /// Outside `main.swift` so nothing here is main-actor isolated: the closures handed to
 /// the signal thread must not be.
 enum PeerDaemonMain {
-    /// Exit statuses (sysexits.h), so the unit can refuse to restart on config errors.
+    /// Exit statuses (sysexits.h), so the unit can refuse to restart on failures that
+    /// would repeat (its RestartPreventExitStatus= lists 64, 69 and 78).
     enum ExitStatus {
         static let success: Int32 = 0
         static let failure: Int32 = 1
+        /// EX_USAGE: an unknown flag or a flag without its value.
         static let usage: Int32 = 64
+        /// EX_UNAVAILABLE: the listen address is in use by another program.
+        static let addressInUse: Int32 = 69
+        /// EX_CONFIG: a bad config file or setting, or a library found elsewhere.
         static let config: Int32 = 78
+
+        /// Each status and what it means, as peershared(8) lists them.
+        static let all: [(status: Int32, meaning: String)] = [
+            (success, "stopped after SIGTERM or SIGINT, or --help, --version or --man printed"),
+            (
+                failure,
+                "could not start: state directory, control socket, identity or stores (see the message)"
+            ),
+            (usage, "an unknown flag, or a flag without its value (EX_USAGE)"),
+            (addressInUse, "the listen address is in use by another program (EX_UNAVAILABLE)"),
+            (config, "a bad config file or setting, or a library found in another known place (EX_CONFIG)"),
+        ]
     }
 
     static func run(arguments: [String], environment: [String: String], workingDirectory: String) -> Int32 {
@@ -25,6 +42,10 @@ enum PeerDaemonMain {
         }
         if parsed.showHelp {
             print(DaemonArguments.usage)
+            return ExitStatus.success
+        }
+        if parsed.showManPage {
+            print(DaemonManPage.render(), terminator: "")
             return ExitStatus.success
         }
         if parsed.showVersion {
@@ -46,7 +67,7 @@ enum PeerDaemonMain {
             daemon = try Daemon(loader: loader, settings: settings, environment: environment, logSink: sink)
         } catch {
             Logger(sink: sink).error("peershared: \(error)")
-            return error.isConfiguration ? ExitStatus.config : ExitStatus.failure
+            return error.exitStatus
         }
         SignalReceiver.start { signal in daemon.handle(signal: signal) }
         daemon.waitUntilStopped()

@@ -84,8 +84,27 @@ import Testing
     @Test(arguments: [
         (
             ["frob"],
-            "unknown command 'frob': the commands are accept, device, history, id, pause, peers, photo, ping, "
-                + "rate, rating, resume, share, status, sync, tag, watch (see 'peershare --help')"
+            "unknown command 'frob': the commands are accept, completion, device, help, history, id, pause, peers, "
+                + "photo, ping, rate, rating, resume, share, status, sync, tag, watch (see 'peershare --help')"
+        ),
+        (["shre", "list"], "unknown command 'shre': did you mean 'share'? (see 'peershare --help')"),
+        (
+            ["share", "lst"],
+            "unknown command 'share lst': did you mean 'share list'? (see 'peershare share --help')"
+        ),
+        (
+            ["photo", "list", "--tga", "x"],
+            "unknown option '--tga' for 'photo list': did you mean '--tag'? (see 'peershare photo list --help')"
+        ),
+        (
+            ["status", "--jsn"],
+            "unknown option '--jsn' for 'status': did you mean '--json'? (see 'peershare status --help')"
+        ),
+        (["--jsn", "status"], "unknown option '--jsn': did you mean '--json'? (see 'peershare --help')"),
+        (["help", "shre"], "unknown command 'shre': did you mean 'share'? (see 'peershare --help')"),
+        (
+            ["help", "share", "crate"],
+            "unknown command 'share crate': did you mean 'share create'? (see 'peershare share --help')"
         ),
         ([], "missing command (see 'peershare --help')"),
         (["status", "extra"], "unexpected argument 'extra' (see 'peershare status --help')"),
@@ -132,6 +151,17 @@ import Testing
         #expect(result.stdout.hasPrefix("usage: peershare \(command)"))
         #expect(result.stdout.contains("--socket PATH"))
         #expect(result.stderr == "")
+    }
+
+    @Test(arguments: [[], ["share"], ["share", "create"], ["help"], ["completion"], ["photo", "add"]])
+    func theHelpCommandPrintsWhatDashDashHelpPrints(topic: [String]) throws {
+        let directory = try TestDirectory()
+        let help = try CLI.run(["help"] + topic, in: directory)
+        let dashDash = try CLI.run(topic + ["--help"], in: directory)
+        #expect(help.status == 0)
+        #expect(help.stderr == "")
+        #expect(help.stdout == dashDash.stdout)
+        #expect(help.stdout.hasPrefix("usage: peershare"))
     }
 
     @Test func topLevelHelpListsEveryCommand() throws {

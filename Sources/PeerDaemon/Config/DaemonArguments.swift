@@ -46,6 +46,8 @@ struct DaemonArguments: Sendable, Equatable {
     var newLibrary = false
     var showHelp = false
     var showVersion = false
+    /// `--man`: print the peershared(8) manual page (roff) that `docs/man/peershared.8` holds.
+    var showManPage = false
 
     /// Parses the arguments after the program name; `--flag VALUE` and `--flag=VALUE`.
     static func parse(_ arguments: [String]) throws(ConfigError) -> DaemonArguments {
@@ -58,6 +60,10 @@ struct DaemonArguments: Sendable, Equatable {
             }
             if argument == "--version" {
                 result.showVersion = true
+                continue
+            }
+            if argument == "--man" {
+                result.showManPage = true
                 continue
             }
             if argument == "--new-library" {

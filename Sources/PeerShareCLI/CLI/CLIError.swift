@@ -17,6 +17,12 @@ enum CLIError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Every exit status `peershare` uses and what it means, as help and the manual say.
+    static let exitStatuses: [(status: Int32, meaning: String)] = [
+        (0, "success"), (1, "the daemon refused or failed"), (2, "usage error"),
+        (3, "daemon not reachable or not answering in time"),
+    ]
+
     var code: String {
         switch self {
         case .usage: return "usage"

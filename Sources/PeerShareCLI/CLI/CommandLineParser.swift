@@ -13,6 +13,8 @@ struct GlobalOptions: Sendable {
 enum Invocation: Sendable {
     case help(HelpTopic)
     case version
+    /// `--man`: the peershare(1) manual page in roff, which `docs/man/peershare.1` holds.
+    case manPage
     case run(CommandSpec, ParsedArguments)
 }
 
@@ -32,6 +34,7 @@ struct CommandLineParser: Sendable {
         var globals = GlobalOptions()
         var wantsHelp = false
         var wantsVersion = false
+        var wantsManPage = false
         var rest: [String] = []
         var tokens = arguments[...]
         while let token = tokens.popFirst() {
@@ -43,6 +46,7 @@ struct CommandLineParser: Sendable {
             case "--json": globals.json = true
             case "--help", "-h": wantsHelp = true
             case "--version": wantsVersion = true
+            case "--man": wantsManPage = true
             case "--socket":
                 guard let value = tokens.popFirst() else {
                     throw .usage("--socket needs a PATH", helpCommand: "peershare")
@@ -61,6 +65,7 @@ struct CommandLineParser: Sendable {
             default: rest.append(token)
             }
         }
+        if wantsManPage && rest.isEmpty { return (globals, .manPage) }
         guard let command = longestMatch(rest) else {
             return (globals, try unmatched(rest, wantsHelp: wantsHelp, wantsVersion: wantsVersion))
         }
@@ -90,21 +95,52 @@ struct CommandLineParser: Sendable {
             if wantsHelp { return .help(.top) }
             throw .usage("missing command", helpCommand: "peershare")
         }
+        if groups.contains(first) && wantsHelp { return .help(.group(first)) }
+        if first.hasPrefix("-") {
+            let hint = Suggestions.phrase(Suggestions.closest(to: first, among: Self.globalOptionNames))
+            throw .usage(
+                "unknown option '\(first)'" + (hint.map { ": \($0)" } ?? " before the command"),
+                helpCommand: "peershare")
+        }
+        throw unknownCommand(words)
+    }
+
+    /// The options `parse` takes before or after any command.
+    static let globalOptionNames = GlobalOptionSpec.all.map(\.name) + ["--version"]
+
+    /// The help page `words` name (`help share create`): the top page for none, a group's
+    /// page or a command's; anything else is a usage error with a suggestion.
+    func helpTopic(_ words: [String]) throws(CLIError) -> HelpTopic {
+        guard let first = words.first else { return .top }
+        if let command = table.first(where: { $0.path == words }) { return .command(command) }
+        if words == [first], groups.contains(first) { return .group(first) }
+        throw unknownCommand(words)
+    }
+
+    /// Why `words` name no command: a group without (or with a wrong) subcommand, or an
+    /// unknown word; with the nearest names when some are close, else every name.
+    private func unknownCommand(_ words: [String]) -> CLIError {
+        let first = words[0]
         if groups.contains(first) {
-            if wantsHelp { return .help(.group(first)) }
             let commands = table.filter { $0.path.first == first }.map {
                 $0.path.dropFirst().joined(separator: " ")
             }
-            let what =
-                words.count == 1
-                ? "'\(first)' needs a command" : "unknown command '\(words.joined(separator: " "))'"
-            throw .usage(
-                "\(what): \(first) commands are \(commands.joined(separator: ", "))",
+            guard words.count > 1 else {
+                return .usage(
+                    "'\(first)' needs a command: \(first) commands are \(commands.joined(separator: ", "))",
+                    helpCommand: "peershare \(first)")
+            }
+            let hint = Suggestions.phrase(
+                Suggestions.closest(to: words[1], among: commands).map { "\(first) \($0)" })
+            return .usage(
+                "unknown command '\(first) \(words[1])': "
+                    + (hint ?? "\(first) commands are \(commands.joined(separator: ", "))"),
                 helpCommand: "peershare \(first)")
         }
         let names = (table.filter { $0.path.count == 1 }.map(\.name) + groups).sorted()
-        throw .usage(
-            "unknown command '\(first)': the commands are \(names.joined(separator: ", "))",
+        let hint = Suggestions.phrase(Suggestions.closest(to: first, among: names))
+        return .usage(
+            "unknown command '\(first)': " + (hint ?? "the commands are \(names.joined(separator: ", "))"),
             helpCommand: "peershare")
     }
 
@@ -127,7 +163,11 @@ struct CommandLineParser: Sendable {
             }
             let (name, inline) = Self.split(token)
             guard let option = command.options.first(where: { $0.name == name }) else {
-                throw .usage("unknown option '\(name)' for '\(command.name)'", helpCommand: help)
+                let names = command.options.map(\.name) + Self.globalOptionNames
+                let hint = Suggestions.phrase(Suggestions.closest(to: name, among: names))
+                throw .usage(
+                    "unknown option '\(name)' for '\(command.name)'" + (hint.map { ": \($0)" } ?? ""),
+                    helpCommand: help)
             }
             try apply(option, inline: inline, remaining: &remaining, to: &parsed, command: command)
         }
@@ -135,6 +175,12 @@ struct CommandLineParser: Sendable {
             guard index < positionals.count else {
                 if command.isOptional(argument) { continue }
                 throw .usage("'\(command.name)' needs \(argument.placeholder)", helpCommand: help)
+            }
+            if command.takesTheRest(argument) {
+                // `help share create`: the last argument takes every word left.
+                parsed.values[argument.key] = .array(positionals[index...].map { .string($0) })
+                positionals = Array(positionals.prefix(index + 1))
+                break
             }
             parsed.values[argument.key] = try ParsedArguments.convert(
                 positionals[index], type: command.declared(argument.key).type, label: argument.placeholder,

@@ -14,6 +14,9 @@ struct CommandSpec: Sendable {
         case call(format: @Sendable (JSON) -> String)
         /// A stream of events until interrupted or the daemon ends it.
         case stream(format: @Sendable (ControlEvent) -> String)
+        /// Answered by `peershare` itself, without the daemon (`help`, `completion`): the
+        /// text to print.
+        case local(run: @Sendable (ParsedArguments) throws(CLIError) -> String)
     }
 
     let path: [String]
@@ -43,6 +46,9 @@ struct ArgumentSpec: Sendable {
     let placeholder: String
     let key: String
     let help: String
+    /// What a shell completes for it, when its placeholder does not say (see
+    /// `Completion.Kind(placeholder:)`).
+    var completion: Completion.Kind?
 }
 
 /// An option such as `--name N`, `--tag NAME` (repeatable) or `--wait` (a flag): the control
@@ -75,6 +81,18 @@ extension CommandSpec {
     /// Whether a positional argument may be left out: its control argument is optional.
     func isOptional(_ argument: ArgumentSpec) -> Bool { !declared(argument.key).isRequired }
 
+    /// Whether a positional argument takes every word left (`help [COMMAND...]`): the last
+    /// one, when its control argument is an array of strings.
+    func takesTheRest(_ argument: ArgumentSpec) -> Bool {
+        argument.key == arguments.last?.key && declared(argument.key).type == .strings
+    }
+
+    /// Whether `peershare` answers the command itself, without the daemon.
+    var isLocal: Bool {
+        if case .local = mode { return true }
+        return false
+    }
+
     /// How an option is given, from its control argument's type.
     func arity(of option: OptionSpec) -> OptionSpec.Arity {
         switch declared(option.key).type {
@@ -82,6 +100,17 @@ extension CommandSpec {
         case .strings: return .repeated
         case .string, .absolutePath, .integer: return .single
         }
+    }
+
+    /// `PHOTO`, `[PEER_ID]` or `[COMMAND...]`, as usage lines show an argument.
+    func usage(of argument: ArgumentSpec) -> String {
+        let base = takesTheRest(argument) ? argument.placeholder + "..." : argument.placeholder
+        return isOptional(argument) ? "[\(base)]" : base
+    }
+
+    /// The command's words, arguments and options: `photo add FILE [--name N] …`.
+    var synopsis: String {
+        ([name] + arguments.map(usage(of:)) + options.map(usage(of:))).joined(separator: " ")
     }
 
     /// `[--name N]`, `[--tag NAME]...` or `[--wait]`, as usage lines show an option.

@@ -3,16 +3,22 @@ struct HelpText: Sendable {
     let table: [CommandSpec]
     let groups: [String]
 
-    static let globalOptions = """
-        global options:
-          --socket PATH  the daemon's control socket (default: $PEERSHARE_SOCKET, else
-                         $XDG_RUNTIME_DIR/peershare/peershared.sock, as peershared uses)
-          --json         print one JSON value on stdout (errors: {"error": {"code", "message"}})
-          --timeout SECONDS
-                         how long to wait for the daemon (default: $PEERSHARE_TIMEOUT, else 30);
-                         for sync --wait, how long to wait for sync (default 60)
-          --help         show help for peershare, a command group, or a command
-        """
+    /// The global options, as every page ends: a long option and placeholder puts its
+    /// description on the next line.
+    static var globalOptions: String {
+        var lines = ["global options:"]
+        for option in GlobalOptionSpec.all {
+            let left = "  " + option.usage
+            let indent = String(repeating: " ", count: 17)
+            if left.count < 16 {
+                lines.append(left.padded(to: 17) + option.help[0])
+            } else {
+                lines += [left, indent + option.help[0]]
+            }
+            lines += option.help.dropFirst().map { indent + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
 
     func render(_ topic: HelpTopic) -> String {
         switch topic {
@@ -29,10 +35,11 @@ struct HelpText: Sendable {
         lines.append("commands:")
         lines += table.map { "  " + $0.name.padded(to: widest) + $0.summary }
         lines += ["", Self.globalOptions, ""]
-        lines.append("Run 'peershare COMMAND --help' for a command's arguments.")
         lines.append(
-            "Exit status: 0 success, 1 the daemon refused or failed, 2 usage error, 3 daemon not reachable "
-                + "or not answering in time.")
+            "Run 'peershare help COMMAND' (or 'peershare COMMAND --help') for a command's arguments.")
+        lines.append(
+            "Exit status: "
+                + CLIError.exitStatuses.map { "\($0.status) \($0.meaning)" }.joined(separator: ", ") + ".")
         return lines.joined(separator: "\n")
     }
 
@@ -45,12 +52,7 @@ struct HelpText: Sendable {
     }
 
     private func page(_ command: CommandSpec) -> String {
-        var usage = "usage: peershare \(command.name)"
-        for argument in command.arguments {
-            usage += command.isOptional(argument) ? " [\(argument.placeholder)]" : " \(argument.placeholder)"
-        }
-        for option in command.options { usage += " \(command.usage(of: option))" }
-        var lines = [usage, "", command.summary]
+        var lines = ["usage: peershare \(command.synopsis)", "", command.summary]
         if !command.arguments.isEmpty {
             lines += ["", "arguments:"]
             lines += command.arguments.map { "  " + $0.placeholder.padded(to: 16) + $0.help }

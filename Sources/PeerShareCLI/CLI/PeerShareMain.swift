@@ -22,7 +22,13 @@ enum PeerShareMain {
                         : "peershare \(PeerShareVersion.string)")
             case .help(let topic):
                 Output.out(HelpText(table: CommandTable.all, groups: parser.groups).render(topic))
+            case .manPage:
+                Output.out(ManPage(table: CommandTable.all).render())
             case .run(let command, let parsed):
+                if case .local(let run) = command.mode {
+                    Output.out(try run(parsed))
+                    break
+                }
                 let socket =
                     globals.socket ?? environment["PEERSHARE_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
                     ?? PeerSharePaths(environment: environment).controlSocket
@@ -71,6 +77,8 @@ enum PeerShareMain {
                     let text = format(result)
                     if !text.isEmpty { Output.out(text) }
                 }
+            case .local:
+                preconditionFailure("peershare \(command.name) is answered without the daemon")
             case .stream(let format):
                 StreamInterrupter.shared.interruptOnSignal(client)
                 try client.stream(command.request.name, args: args) { event in

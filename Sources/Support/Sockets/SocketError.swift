@@ -1,3 +1,5 @@
+import Glibc
+
 /// Why a TCP operation failed, phrased for the person reading the log: the address
 /// involved, the system's reason, and what to check next.
 public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -5,6 +7,9 @@ public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotResolve(host: String, reason: String)
     /// Listening on the address failed (port in use, no permission, no such interface…).
     case cannotListen(address: String, reason: String)
+    /// Another socket holds the address (EADDRINUSE): trying again will not help until
+    /// that program lets it go.
+    case addressInUse(address: String)
     /// The peer refused or the network failed while connecting.
     case cannotConnect(address: String, reason: String)
     /// Connecting took longer than the caller allowed.
@@ -18,6 +23,10 @@ public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot resolve host '\(host)': \(reason); check the address for typos"
         case .cannotListen(let address, let reason):
             return "cannot listen on \(address): \(reason); choose another address or port "
+                + "(port 0 picks a free one) or stop the program that uses it"
+        case .addressInUse(let address):
+            return
+                "cannot listen on \(address): \(String(cString: strerror(EADDRINUSE))); choose another port "
                 + "(port 0 picks a free one) or stop the program that uses it"
         case .cannotConnect(let address, let reason):
             return "cannot connect to \(address): \(reason); check that the peer is running "

@@ -37,6 +37,7 @@ public final class TCPListener: @unchecked Sendable {
     {
         let display = SocketAddress.display(host: host, port: port)
         var lastReason = "no usable address"
+        var inUse = false
         for candidate in try SocketAddress.resolve(host: host, port: port, passive: true) {
             switch openListening(family: candidate.family, address: candidate.address, backlog: backlog) {
             case .success(let fd):
@@ -47,18 +48,23 @@ public final class TCPListener: @unchecked Sendable {
                 return TCPListener(fd: fd, host: local.host, port: local.port)
             case .failure(let reason):
                 lastReason = reason.text
+                inUse = reason.code == EADDRINUSE
             }
         }
+        if inUse { throw .addressInUse(address: display) }
         throw .cannotListen(address: display, reason: lastReason)
     }
 
-    private struct Reason: Error { let text: String }
+    private struct Reason: Error {
+        let text: String
+        var code: Int32 = 0
+    }
 
     private static func openListening(family: Int32, address: [UInt8], backlog: Int32) -> Result<
         Int32, Reason
     > {
         let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return .failure(Reason(text: String(cString: strerror(errno)))) }
+        guard fd >= 0 else { return .failure(Reason(text: String(cString: strerror(errno)), code: errno)) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         // Non-blocking so that a connection that vanishes between poll and accept cannot
         // block the loop.
@@ -69,9 +75,9 @@ public final class TCPListener: @unchecked Sendable {
             Glibc.bind(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
         }
         guard bound == 0, listen(fd, backlog) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             Glibc.close(fd)
-            return .failure(Reason(text: reason))
+            return .failure(Reason(text: String(cString: strerror(code)), code: code))
         }
         return .success(fd)
     }
