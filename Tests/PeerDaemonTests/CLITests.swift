@@ -84,7 +84,7 @@ import Testing
     @Test(arguments: [
         (
             ["frob"],
-            "unknown command 'frob': the commands are accept, device, history, id, pause, peers, photo, ping, "
+            "unknown command 'frob': the commands are accept, backup, device, history, id, pause, peers, photo, ping, "
                 + "rate, rating, resume, share, status, sync, tag, watch (see 'peershare --help')"
         ),
         ([], "missing command (see 'peershare --help')"),
@@ -97,7 +97,7 @@ import Testing
             "'photo' needs a command: photo commands are add, list, show, export, rename, delete "
                 + "(see 'peershare photo --help')"
         ),
-        (["photo", "add"], "'photo add' needs FILE (see 'peershare photo add --help')"),
+        (["photo", "add"], "'photo add' needs PATH... (see 'peershare photo add --help')"),
         (["rate", "abc", "x"], "VALUE must be a whole number, not 'x' (see 'peershare rate --help')"),
         (
             ["history", "--since", "soon"],
