@@ -61,6 +61,9 @@ enum PeerDaemonMain {
             printError(LogLine.format(level: .error, message: "peershared: \(error)", metadata: [:]))
             return ExitStatus.config
         }
+        if let backup = parsed.restore {
+            return restore(backup, into: settings.stateDirectory, workingDirectory: workingDirectory)
+        }
         let sink = LogSink(level: settings.logLevel)
         let daemon: Daemon
         do {
@@ -72,6 +75,23 @@ enum PeerDaemonMain {
         SignalReceiver.start { signal in daemon.handle(signal: signal) }
         daemon.waitUntilStopped()
         return ExitStatus.success
+    }
+
+    /// `--restore DIR`: restores and exits; the daemon is started afterwards as usual.
+    private static func restore(_ backup: String, into stateDirectory: String, workingDirectory: String)
+        -> Int32
+    {
+        let absolute = backup.hasPrefix("/") ? backup : workingDirectory + "/" + backup
+        do {
+            let result = try BackupRestore(backup: absolute, stateDirectory: stateDirectory).run()
+            print(
+                "restored the backup of \(result.manifest.createdAt) (peer \(result.manifest.peerID), "
+                    + "\(result.photos) photos) into \(stateDirectory); start peershared to use it")
+            return ExitStatus.success
+        } catch {
+            printError("peershared: \(error)")
+            return ExitStatus.failure
+        }
     }
 
     private static func printError(_ line: String) {

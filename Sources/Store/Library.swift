@@ -67,20 +67,65 @@ public final class Library: @unchecked Sendable {
         file: String, name: String? = nil, thumbnail: [UInt8]? = nil, tags: [String] = [],
         share: String? = nil
     ) throws -> String {
+        let outcome = try importPhoto(
+            file: file, name: name, thumbnail: thumbnail, tags: tags, share: share, allowDuplicates: true)
+        guard case .added(let id) = outcome else { preconditionFailure("a duplicate was allowed") }
+        return id
+    }
+
+    /// What `importPhoto` did with a file.
+    public enum PhotoImport: Equatable, Sendable {
+        case added(id: String)
+        /// Nothing was added: a live photo of the library (`photo`) already has this data.
+        case duplicate(of: String)
+    }
+
+    /// Adds a photo from a file as `addPhoto` does; unless `allowDuplicates`, a file whose data
+    /// a live photo of either store already has adds nothing. The file is hashed before its
+    /// data is copied, so a duplicate costs one read and no write.
+    public func importPhoto(
+        file: String, name: String?, thumbnail: [UInt8]?, tags: [String], share: String?,
+        allowDuplicates: Bool, beforeCopy: () -> Void = {}
+    ) throws -> PhotoImport {
         let zone = try share.map { try resolve(.share, $0) }
         let store = zone.map { $0.store } ?? privateStore
         let displayName = name ?? String(file.split(separator: "/").last ?? "photo")
         try store.validateName(displayName, what: "photo name")
         for tag in tags { try store.validateName(tag, what: "tag name") }
+        if !allowDuplicates {
+            let hash = try BlobStore.digest(ofFile: file, limit: limits.maxPhotoBytes)
+            if let existing = try photo(withData: hash) { return .duplicate(of: existing) }
+        }
+        beforeCopy()
         let data = try store.blobs.importFile(at: file, limit: limits.maxPhotoBytes)
+        // The file may have changed between the two reads: what was copied decides.
+        if !allowDuplicates, let existing = try photo(withData: data.hash) {
+            try store.collectBlob(data.hash)
+            return .duplicate(of: existing)
+        }
         do {
-            return try store.addPhoto(
-                zone: zone?.id ?? LibraryStore.defaultZone, name: displayName, data: data,
-                thumbnail: thumbnail, tags: tags)
+            return .added(
+                id: try store.addPhoto(
+                    zone: zone?.id ?? LibraryStore.defaultZone, name: displayName, data: data,
+                    thumbnail: thumbnail, tags: tags))
         } catch {
             try? store.collectBlob(data.hash)
             throw error
         }
+    }
+
+    /// The oldest live photo of either store whose data has this SHA-256 (hex), if any.
+    public func photo(withData hash: String) throws -> String? {
+        for store in stores {
+            let found = try store.read { db in
+                try db.first(
+                    "SELECT id FROM photos WHERE data_hash = ? AND deleted = 0 ORDER BY created_at, id LIMIT 1",
+                    hash
+                ) { $0.string(0) }
+            }
+            if let found { return found }
+        }
+        return nil
     }
 
     /// The current invitation token of a share this peer owns (the secret of its URL).

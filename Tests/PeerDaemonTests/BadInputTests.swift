@@ -51,12 +51,6 @@ import Testing
                 "cannot read \(f.path("missing.jpg")): No such file or directory"
             )
         },
-        Case(description: "photo add of a directory") { f in
-            (
-                ["photo", "add", f.path("folder")], "unreadable_file",
-                "cannot read \(f.path("folder")): it is a directory"
-            )
-        },
         Case(description: "photo add of a named pipe") { f in
             (
                 ["photo", "add", f.path("pipe")], "unreadable_file",
@@ -259,7 +253,7 @@ import Testing
             ),
             (
                 #"{"id": 2, "command": "photo.add", "args": {"file": "/a.jpg", "colour": 1}}"#,
-                #"photo.add: unknown argument "colour"; allowed: file, name, share, tags, thumbnail"#
+                #"photo.add: unknown argument "colour"; allowed: allow_duplicates, file, name, share, tags, thumbnail"#
             ),
             (
                 #"{"id": 3, "command": "photo.add", "args": {"file": "/a.jpg", "progress": "yes"}}"#,

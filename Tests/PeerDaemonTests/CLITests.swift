@@ -84,7 +84,7 @@ import Testing
     @Test(arguments: [
         (
             ["frob"],
-            "unknown command 'frob': the commands are accept, completion, device, help, history, id, pause, peers, "
+            "unknown command 'frob': the commands are accept, backup, completion, device, help, history, id, pause, peers, "
                 + "photo, ping, rate, rating, resume, share, status, sync, tag, watch (see 'peershare --help')"
         ),
         (["shre", "list"], "unknown command 'shre': did you mean 'share'? (see 'peershare --help')"),
@@ -116,7 +116,7 @@ import Testing
             "'photo' needs a command: photo commands are add, list, show, export, rename, delete "
                 + "(see 'peershare photo --help')"
         ),
-        (["photo", "add"], "'photo add' needs FILE (see 'peershare photo add --help')"),
+        (["photo", "add"], "'photo add' needs PATH... (see 'peershare photo add --help')"),
         (["rate", "abc", "x"], "VALUE must be a whole number, not 'x' (see 'peershare rate --help')"),
         (
             ["history", "--since", "soon"],

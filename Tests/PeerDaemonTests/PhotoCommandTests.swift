@@ -140,7 +140,7 @@ import Testing
         let bytes = randomBytes(1000)
         let file = try directory.write("same.jpg", bytes: bytes)
         let first = try daemon.addPhoto(file)
-        let second = try daemon.addPhoto(file, "--name", "copy")
+        let second = try daemon.addPhoto(file, "--name", "copy", "--allow-duplicates")
         _ = try daemon.json("photo", "delete", first)
         #expect(FileManager.default.fileExists(atPath: daemon.blobPath(sha256Hex(bytes))))
         let out = directory.file("out.jpg")

@@ -16,8 +16,12 @@ extension ControlCommand {
     /// `watch`: streams events as they happen, of the given types (or prefixes) only.
     public static let watch = ControlCommand("watch", mode: .stream, [.optional("types", .strings)])
 
+    /// `backup`: writes a consistent backup of the library and identity into a new or empty
+    /// directory while the daemon goes on.
+    public static let backup = ControlCommand("backup", mode: .progress, [.required("dir", .absolutePath)])
+
     /// The daemon's own commands; a new one is declared above and listed here.
     public static let daemonCommands: [ControlCommand] = [
-        .ping, .id, .status, .history, .watch,
+        .ping, .id, .status, .history, .watch, .backup,
     ]
 }

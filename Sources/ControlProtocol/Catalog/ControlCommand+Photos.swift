@@ -5,7 +5,7 @@ extension ControlCommand {
         "photo.add", mode: .progress,
         [
             .required("file", .absolutePath), .optional("name"), .optional("thumbnail", .absolutePath),
-            .optional("tags", .strings), .optional("share"),
+            .optional("tags", .strings), .optional("share"), .optional("allow_duplicates", .boolean),
         ])
     /// `photo.list`: photos, optionally of one share or with one tag.
     public static let photoList = ControlCommand("photo.list", [.optional("share"), .optional("tag")])

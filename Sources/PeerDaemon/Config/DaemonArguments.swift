@@ -44,6 +44,9 @@ struct DaemonArguments: Sendable, Equatable {
     /// `--new-library`: start an empty library even though one exists in another known
     /// state directory (see `LibraryLocations`).
     var newLibrary = false
+    /// `--restore DIR`: restore the backup in DIR into the (new or empty) state directory,
+    /// then exit.
+    var restore: String?
     var showHelp = false
     var showVersion = false
     /// `--man`: print the peershared(8) manual page (roff) that `docs/man/peershared.8` holds.
@@ -68,6 +71,15 @@ struct DaemonArguments: Sendable, Equatable {
             }
             if argument == "--new-library" {
                 result.newLibrary = true
+                continue
+            }
+            if argument == "--restore" || argument.hasPrefix("--restore=") {
+                let inline =
+                    argument.hasPrefix("--restore=") ? String(argument.dropFirst("--restore=".count)) : nil
+                guard let given = inline ?? remaining.popFirst(), !given.isEmpty else {
+                    throw .usage("--restore needs a backup directory")
+                }
+                result.restore = given
                 continue
             }
             var name = argument
@@ -100,7 +112,7 @@ struct DaemonArguments: Sendable, Equatable {
         var lines = [
             "usage: peershared [--config FILE] [--state-dir DIR] [--listen HOST:PORT]",
             "                  [--advertise HOST:PORT]... [--control-socket PATH] [--log-level LEVEL]",
-            "                  [--new-library]",
+            "                  [--new-library] [--restore DIR]",
             "",
             "The PeerShare daemon: keeps the photo library and replicates shared zones with peers.",
             "",
@@ -114,6 +126,9 @@ struct DaemonArguments: Sendable, Equatable {
         }
         lines.append("  --new-library".padding(toLength: 29) + "start an empty library even if one exists in")
         lines.append("".padding(toLength: 29) + "another known state directory (~/.config/peershare, …)")
+        lines.append(
+            "  --restore DIR".padding(toLength: 29) + "restore the backup DIR (made by 'peershare backup')")
+        lines.append("".padding(toLength: 29) + "into the new or empty state directory, then exit")
         lines.append("  --help".padding(toLength: 29) + "show this help")
         lines.append("  --version".padding(toLength: 29) + "show the version")
         lines.append("")

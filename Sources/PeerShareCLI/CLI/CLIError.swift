@@ -6,6 +6,8 @@ enum CLIError: Error, Sendable, CustomStringConvertible {
     /// The command line is wrong; `helpCommand` is what `--help` to suggest.
     case usage(String, helpCommand: String)
     case client(ControlClientError)
+    /// Something on this side failed (a temporary file, standard input or output).
+    case local(String)
 
     /// Exit statuses: 1 the daemon refused or failed, 2 usage, 3 daemon not reachable (or
     /// not answering within the timeout).
@@ -13,7 +15,7 @@ enum CLIError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .usage: return 2
         case .client(.unreachable), .client(.cannotConnect), .client(.timedOut): return 3
-        case .client: return 1
+        case .client, .local: return 1
         }
     }
 
@@ -27,6 +29,7 @@ enum CLIError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .usage: return "usage"
         case .client(let error): return error.code
+        case .local: return "io_error"
         }
     }
 
@@ -34,6 +37,7 @@ enum CLIError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .usage(let message, let helpCommand): return "\(message) (see '\(helpCommand) --help')"
         case .client(let error): return error.description
+        case .local(let message): return message
         }
     }
 }

@@ -162,7 +162,7 @@ struct CommandLineParser: Sendable {
                 continue
             }
             let (name, inline) = Self.split(token)
-            guard let option = command.options.first(where: { $0.name == name }) else {
+            guard let option = command.options.first(where: { $0.name == name || $0.short == name }) else {
                 let names = command.options.map(\.name) + Self.globalOptionNames
                 let hint = Suggestions.phrase(Suggestions.closest(to: name, among: names))
                 throw .usage(
@@ -172,6 +172,13 @@ struct CommandLineParser: Sendable {
             try apply(option, inline: inline, remaining: &remaining, to: &parsed, command: command)
         }
         for (index, argument) in command.arguments.enumerated() {
+            if argument.takesRest {
+                guard index < positionals.count || command.isOptional(argument) else {
+                    throw .usage("'\(command.name)' needs \(argument.placeholder)", helpCommand: help)
+                }
+                parsed.values[argument.key] = .array(positionals.dropFirst(index).map(JSON.string))
+                return parsed
+            }
             guard index < positionals.count else {
                 if command.isOptional(argument) { continue }
                 throw .usage("'\(command.name)' needs \(argument.placeholder)", helpCommand: help)
@@ -200,6 +207,11 @@ struct CommandLineParser: Sendable {
     ) throws(CLIError) {
         let help = "peershare \(command.name)"
         let arity = command.arity(of: option)
+        if option.local {
+            guard inline == nil else { throw .usage("\(option.name) takes no value", helpCommand: help) }
+            parsed.values[option.key] = true
+            return
+        }
         if arity == .flag {
             guard inline == nil else { throw .usage("\(option.name) takes no value", helpCommand: help) }
             parsed.values[option.key] = true

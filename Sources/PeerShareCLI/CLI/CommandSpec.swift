@@ -35,6 +35,10 @@ struct CommandSpec: Sendable {
     /// argument holding that wait in seconds and its default, which the CLI adds to its own
     /// timeout. The global `--timeout` sets that argument instead of the CLI's timeout.
     var daemonWait: (argument: String, defaultSeconds: Int)?
+    /// For a command that is more than one plain request (`photo add` of many files, `photo
+    /// export` to stdout): runs it instead of the table's single call, printing as it goes,
+    /// and returns the exit status.
+    var run: (@Sendable (CommandRun) throws(CLIError) -> Int32)?
 
     /// The command's words joined, as help and errors show it: `photo add`.
     var name: String { path.joined(separator: " ") }
@@ -49,6 +53,9 @@ struct ArgumentSpec: Sendable {
     /// What a shell completes for it, when its placeholder does not say (see
     /// `Completion.Kind(placeholder:)`).
     var completion: Completion.Kind?
+    /// The last argument only: it takes every remaining positional word, as given (no path
+    /// made absolute), as an array; the command's `run` reads them.
+    var takesRest = false
 }
 
 /// An option such as `--name N`, `--tag NAME` (repeatable) or `--wait` (a flag): the control
@@ -66,6 +73,13 @@ struct OptionSpec: Sendable {
     var placeholder = ""
     let key: String
     let help: String
+    /// A one-letter form, such as `-r` for `--recursive`.
+    var short: String?
+    /// A flag the CLI reads itself (in `run`) and never sends: no control argument.
+    var local = false
+
+    /// How help shows it: `-r, --recursive`, or just the name.
+    var label: String { short.map { "\($0), \(name)" } ?? name }
 }
 
 extension CommandSpec {
@@ -95,6 +109,7 @@ extension CommandSpec {
 
     /// How an option is given, from its control argument's type.
     func arity(of option: OptionSpec) -> OptionSpec.Arity {
+        if option.local { return .flag }
         switch declared(option.key).type {
         case .boolean: return .flag
         case .strings: return .repeated
@@ -115,7 +130,35 @@ extension CommandSpec {
 
     /// `[--name N]`, `[--tag NAME]...` or `[--wait]`, as usage lines show an option.
     func usage(of option: OptionSpec) -> String {
-        let base = option.placeholder.isEmpty ? option.name : "\(option.name) \(option.placeholder)"
+        let base = option.placeholder.isEmpty ? option.label : "\(option.label) \(option.placeholder)"
         return arity(of: option) == .repeated ? "[\(base)]..." : "[\(base)]"
+    }
+}
+
+/// What a command's own `run` gets: its parsed arguments and how to reach the daemon.
+struct CommandRun: Sendable {
+    let command: CommandSpec
+    let arguments: ParsedArguments
+    let socket: String
+    let json: Bool
+    /// Seconds the CLI waits for the daemon at each step.
+    let timeout: Int
+    let workingDirectory: String
+
+    /// Runs the command as the table describes it (one request, its answer printed), for a
+    /// `run` that does something else only in some cases.
+    func asTable() throws(CLIError) -> Int32 {
+        try PeerShareMain.execute(
+            command, arguments, socket: socket, json: json, timeout: timeout, fallbackTimeout: timeout)
+        return 0
+    }
+
+    /// A connection to the daemon, its errors as the CLI reports them.
+    func connect() throws(CLIError) -> ControlClient {
+        do {
+            return try ControlClient(socketPath: socket, timeout: .seconds(timeout))
+        } catch {
+            throw .client(error)
+        }
     }
 }

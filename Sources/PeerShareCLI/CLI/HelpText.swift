@@ -60,7 +60,7 @@ struct HelpText: Sendable {
         if !command.options.isEmpty {
             lines += ["", "options:"]
             lines += command.options.map { option in
-                let left = option.placeholder.isEmpty ? option.name : "\(option.name) \(option.placeholder)"
+                let left = option.placeholder.isEmpty ? option.label : "\(option.label) \(option.placeholder)"
                 return "  " + left.padded(to: 16) + option.help
             }
         }

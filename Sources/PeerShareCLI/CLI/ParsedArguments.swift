@@ -22,6 +22,9 @@ struct ParsedArguments: Sendable {
             guard !text.isEmpty else {
                 throw .usage("\(label) must not be empty", helpCommand: "peershare \(command.name)")
             }
+            // `-` stands for standard input or output; a command that takes it says so in its
+            // help, and the daemon refuses it elsewhere as a relative path.
+            if text == "-" { return .string(text) }
             let absolute = text.hasPrefix("/") ? text : workingDirectory + "/" + text
             return .string(URL(fileURLWithPath: absolute).standardizedFileURL.path)
         case .integer:

@@ -35,6 +35,13 @@ enum PeerShareMain {
                 let fallback = try environment["PEERSHARE_TIMEOUT"].flatMap { $0.isEmpty ? nil : $0 }.map {
                     text throws(CLIError) in try CommandLineParser.seconds(text, from: "PEERSHARE_TIMEOUT")
                 }
+                if let run = command.run {
+                    return try run(
+                        CommandRun(
+                            command: command, arguments: parsed, socket: socket, json: globals.json,
+                            timeout: globals.timeout ?? fallback ?? defaultTimeout,
+                            workingDirectory: workingDirectory))
+                }
                 try execute(
                     command, parsed, socket: socket, json: globals.json, timeout: globals.timeout,
                     fallbackTimeout: fallback ?? defaultTimeout)
@@ -51,7 +58,7 @@ enum PeerShareMain {
 
     /// Sends the command and prints its answer. `timeout` is the `--timeout` given, if any;
     /// `fallbackTimeout` the CLI's own limit otherwise.
-    private static func execute(
+    static func execute(
         _ command: CommandSpec, _ parsed: ParsedArguments, socket: String, json: Bool, timeout: Int?,
         fallbackTimeout: Int
     ) throws(CLIError) {

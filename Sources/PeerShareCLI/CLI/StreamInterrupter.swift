@@ -13,6 +13,8 @@ final class StreamInterrupter: Sendable {
     static let shared = StreamInterrupter()
 
     private let active = Mutex<ControlClient.InterruptHandle?>(nil)
+    /// A temporary file to remove if the command is interrupted (see `SpoolFile`).
+    private let leftover = Mutex<String?>(nil)
 
     /// Blocks the signals and starts the thread that takes them.
     func install() {
@@ -22,7 +24,10 @@ final class StreamInterrupter: Sendable {
             var waited = Self.signals()
             var received: Int32 = 0
             while sigwait(&waited, &received) == 0 {
-                guard let handle = active.withLock({ $0 }) else { _exit(130) }
+                guard let handle = active.withLock({ $0 }) else {
+                    if let path = leftover.withLock({ $0 }) { unlink(path) }
+                    _exit(130)
+                }
                 handle.interrupt()
             }
         }
@@ -31,6 +36,11 @@ final class StreamInterrupter: Sendable {
     /// Makes the next SIGINT/SIGTERM end `client`'s stream instead of the process.
     func interruptOnSignal(_ client: ControlClient) {
         active.withLock { $0 = client.interruptHandle }
+    }
+
+    /// Makes an interruption remove `path` before the process exits (nil: nothing).
+    func removeOnInterrupt(_ path: String?) {
+        leftover.withLock { $0 = path }
     }
 
     private static func signals() -> sigset_t {

@@ -7,13 +7,26 @@ enum PhotoCommands {
 
     static let commands: [CommandSpec] = [
         CommandSpec(
-            path: ["photo", "add"], summary: "add a photo from a file; prints its ID",
+            path: ["photo", "add"],
+            summary:
+                "add photos from files, directories (-r) or standard input (-); prints the ID, or a summary",
             arguments: [
-                ArgumentSpec(placeholder: "FILE", key: "file", help: "the photo's file")
+                ArgumentSpec(
+                    placeholder: "PATH...", key: "file",
+                    help: "files, directories (with -r), or - for standard input", takesRest: true)
             ],
             options: [
                 OptionSpec(
-                    name: "--name", placeholder: "N", key: "name", help: "its name (default: the file name)"),
+                    name: "--recursive", key: "recursive",
+                    help:
+                        "add the files in directories and their subdirectories (sorted; hidden names skipped)",
+                    short: "-r", local: true),
+                OptionSpec(
+                    name: "--allow-duplicates", key: "allow_duplicates",
+                    help: "add files whose data is already in the library (skipped by default)"),
+                OptionSpec(
+                    name: "--name", placeholder: "N", key: "name",
+                    help: "its name, with one file (default: the file name; 'stdin' for -)"),
                 OptionSpec(
                     name: "--thumbnail", placeholder: "FILE", key: "thumbnail",
                     help: "a small preview image (at most max_thumbnail_bytes)"),
@@ -25,7 +38,7 @@ enum PhotoCommands {
                     help: "add it into this share (ID prefix)"),
             ],
             request: .photoAdd, mode: .call(format: { Formatting.text($0["id"]) }),
-            progressLabel: "photo add"),
+            progressLabel: "photo add", run: PhotoImport.run),
         CommandSpec(
             path: ["photo", "list"], summary: "list photos",
             options: [
@@ -45,13 +58,15 @@ enum PhotoCommands {
                 photoArgument,
                 ArgumentSpec(
                     placeholder: "FILE", key: "file",
-                    help: "where to write it (a directory: a file named after the photo in it)"),
+                    help:
+                        "where to write it (a directory: a file named after the photo in it; - for standard output)"
+                ),
             ],
             request: .photoExport,
             mode: .call(format: { result in
                 "exported \(Formatting.shortID(Formatting.text(result["id"]))) to \(Formatting.text(result["file"])) "
                     + "(\(Formatting.bytes(result["size"]?.intValue ?? 0)))"
-            }), progressLabel: "photo export"),
+            }), progressLabel: "photo export", run: PhotoExportToStdout.run),
         CommandSpec(
             path: ["photo", "rename"], summary: "give a photo a new name",
             arguments: [photoArgument, ArgumentSpec(placeholder: "NAME", key: "name", help: "the new name")],

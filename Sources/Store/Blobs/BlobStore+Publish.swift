@@ -38,7 +38,7 @@ extension BlobStore {
         return nil
     }
 
-    private static func syncFilesystem(of root: String) -> StoreError? {
+    static func syncFilesystem(of root: String) -> StoreError? {
         let fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return .io(operation: "opening", path: root, reason: errorText()) }
         defer { close(fd) }

@@ -1,4 +1,5 @@
 import Glibc
+import Support
 
 extension BlobStore {
     /// What a sweep removed.
@@ -34,24 +35,21 @@ extension BlobStore {
     }
 
     /// Removes the data of `hash` and any partial transfer of it.
+    /// While a hold is on (a backup copies the data its snapshot refers to), the removal
+    /// is put off until the hold ends.
     func removeWithPartial(_ hash: String) {
-        remove(hash)
-        unlink("\(root)/tmp/\(hash).partial")
+        holds.withLock { holds in
+            guard holds.count == 0 else {
+                holds.deferred.insert(hash)
+                return
+            }
+            remove(hash)
+            unlink("\(root)/tmp/\(hash).partial")
+        }
     }
 
     /// The names in a directory, without `.` and `..` (none when it cannot be read).
-    static func entries(of path: String) -> [String] {
-        guard let dir = opendir(path) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
+    static func entries(of path: String) -> [String] { DirectoryEntries.names(of: path) }
 }
 
 extension LibraryStore {

@@ -1,5 +1,6 @@
 import Glibc
 import Support
+import Synchronization
 
 /// Full-size photo data on disk, content-addressed by SHA-256, outside the database rows.
 ///
@@ -9,6 +10,8 @@ import Support
 public final class BlobStore: Sendable {
     public let root: String
     static let bufferSize = 1 << 20
+    /// Backups in progress and the removals they put off (see `BlobStore+Hold.swift`).
+    let holds = Mutex(BlobHolds())
 
     public init(root: String) throws {
         self.root = root
@@ -28,23 +31,8 @@ public final class BlobStore: Sendable {
     /// Copies the file at `source` into the store; returns its hash and size. A file that
     /// changes while it is read is refused (see `FileSnapshot`) and nothing is kept.
     public func importFile(at source: String, limit: Int64) throws -> (hash: String, size: Int64) {
-        // O_NONBLOCK: opening a named pipe must not hang; anything but a regular file is refused.
-        let input = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard input >= 0 else { throw StoreError.unreadableFile(path: source, reason: Self.errorText()) }
+        let (input, info) = try Self.openPhotoFile(source, limit: limit)
         defer { close(input) }
-        var info = stat()
-        guard fstat(input, &info) == 0 else {
-            throw StoreError.unreadableFile(path: source, reason: Self.errorText())
-        }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw StoreError.unreadableFile(path: source, reason: "it is a directory")
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw StoreError.unreadableFile(path: source, reason: "it is not a regular file")
-        }
-        if Int64(info.st_size) > limit {
-            throw StoreError.photoTooLarge(size: Int64(info.st_size), limit: limit)
-        }
         let writer = try BlobWriter(store: self)
         do {
             var buffer = [UInt8](repeating: 0, count: Self.bufferSize)
@@ -73,6 +61,54 @@ public final class BlobStore: Sendable {
         } catch {
             writer.abandon()
             throw error
+        }
+    }
+
+    /// Opens a file a person names as a photo: refused unless it is a regular file of at most
+    /// `limit` bytes. The caller closes the descriptor.
+    static func openPhotoFile(_ source: String, limit: Int64) throws -> (Int32, stat) {
+        // O_NONBLOCK: opening a named pipe must not hang; anything but a regular file is refused.
+        let input = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard input >= 0 else { throw StoreError.unreadableFile(path: source, reason: Self.errorText()) }
+        var info = stat()
+        do {
+            guard fstat(input, &info) == 0 else {
+                throw StoreError.unreadableFile(path: source, reason: Self.errorText())
+            }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                throw StoreError.unreadableFile(path: source, reason: "it is a directory")
+            }
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                throw StoreError.unreadableFile(path: source, reason: "it is not a regular file")
+            }
+            if Int64(info.st_size) > limit {
+                throw StoreError.photoTooLarge(size: Int64(info.st_size), limit: limit)
+            }
+        } catch {
+            close(input)
+            throw error
+        }
+        return (input, info)
+    }
+
+    /// The SHA-256 (hex) of a photo file, read once without storing anything: what tells a
+    /// file already in the library before its data is copied.
+    public static func digest(ofFile source: String, limit: Int64) throws -> String {
+        let (input, _) = try openPhotoFile(source, limit: limit)
+        defer { close(input) }
+        let hasher = SHA256Hasher()
+        var buffer = [UInt8](repeating: 0, count: bufferSize)
+        var size: Int64 = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw StoreError.unreadableFile(path: source, reason: errorText())
+            }
+            if n == 0 { return SHA256Hasher.hex(hasher.finish()) }
+            size += Int64(n)
+            if size > limit { throw StoreError.photoTooLarge(size: size, limit: limit) }
+            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         }
     }
 

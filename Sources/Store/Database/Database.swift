@@ -52,7 +52,7 @@ public final class Database: @unchecked Sendable {
     /// existing one 0600: SQLite creates the `-wal` and `-shm` files with the main file's
     /// mode, so this keeps all three private whatever the process umask. Best effort: when
     /// this fails, opening fails too and SQLite's message says why.
-    private static func createPrivately(_ path: String) {
+    static func createPrivately(_ path: String) {
         // SQLite's special names are not files: an in-memory or temporary database, a URI.
         guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)

@@ -1,5 +1,6 @@
 import ControlProtocol
 import Store
+import Synchronization
 
 /// `photo.add`, `photo.list`, `photo.show`: photos in, and what they look like.
 extension ControlRoutes {
@@ -13,14 +14,28 @@ extension ControlRoutes {
             let (name, tags, share) = (
                 try args.optionalString("name"), try args.strings("tags"), try args.optionalString("share")
             )
+            let allowDuplicates = try args.bool("allow_duplicates", default: false)
             try InputFile.requireRegularOrMissing(file)
-            let id = try progress.track(
-                total: InputFile.size(file), measure: { TransferProbe.readOffset(of: file) }
+            // Without duplicates the file is read twice (hashed, then copied): progress counts both.
+            let passes: Int64 = allowDuplicates ? 1 : 2
+            let copied = Mutex<Int64>(0)
+            let outcome = try progress.track(
+                total: InputFile.size(file).map { $0 * passes },
+                measure: { copied.withLock { $0 } + (TransferProbe.readOffset(of: file) ?? 0) }
             ) {
-                try library.addPhoto(file: file, name: name, thumbnail: thumbnail, tags: tags, share: share)
+                try library.importPhoto(
+                    file: file, name: name, thumbnail: thumbnail, tags: tags, share: share,
+                    allowDuplicates: allowDuplicates,
+                    beforeCopy: { if !allowDuplicates { copied.withLock { $0 = InputFile.size(file) ?? 0 } } }
+                )
             }
-            services.logger.debug("photo added", ["photo": String(id.prefix(8))])
-            return ["id": .string(id)]
+            switch outcome {
+            case .added(let id):
+                services.logger.debug("photo added", ["photo": String(id.prefix(8))])
+                return ["id": .string(id)]
+            case .duplicate(let existing):
+                return ["id": .string(existing), "skipped": true, "duplicate_of": .string(existing)]
+            }
         }
         register(.photoList) { args in
             let tag = try args.optionalString("tag")

@@ -16,6 +16,7 @@ extension ControlRoutes {
         routes.registerShareRequests(services)
         routes.registerPeers(services)
         routes.registerDevices(services)
+        routes.registerBackup(services)
         return routes
     }
 }
