@@ -84,7 +84,7 @@ import Testing
     @Test(arguments: [
         (
             ["frob"],
-            "unknown command 'frob': the commands are accept, device, history, id, pause, peers, photo, ping, "
+            "unknown command 'frob': the commands are accept, device, doctor, history, id, pause, peers, photo, ping, "
                 + "rate, rating, resume, share, status, sync, tag, watch (see 'peershare --help')"
         ),
         ([], "missing command (see 'peershare --help')"),
@@ -140,7 +140,8 @@ import Testing
         #expect(result.status == 0)
         #expect(
             result.stdout.hasPrefix(
-                "usage: peershare [--socket PATH] [--json] [--timeout SECONDS] COMMAND [ARGS...]\n"))
+                "usage: peershare [--socket PATH] [--json] [--timeout SECONDS] [--author NAME] COMMAND [ARGS...]\n"
+            ))
         #expect(result.stdout.contains("\n  --timeout SECONDS\n"))
         for command in [
             "status", "id", "ping", "watch", "photo add", "tag toggle", "rate", "rating list", "history",

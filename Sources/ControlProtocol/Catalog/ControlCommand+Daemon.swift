@@ -16,8 +16,12 @@ extension ControlCommand {
     /// `watch`: streams events as they happen, of the given types (or prefixes) only.
     public static let watch = ControlCommand("watch", mode: .stream, [.optional("types", .strings)])
 
+    /// `doctor`: checks addresses, reachability, clocks, paths and modes, ports, disk space
+    /// and the service, each finding with its severity and fix.
+    public static let doctor = ControlCommand("doctor")
+
     /// The daemon's own commands; a new one is declared above and listed here.
     public static let daemonCommands: [ControlCommand] = [
-        .ping, .id, .status, .history, .watch,
+        .ping, .id, .status, .history, .watch, .doctor,
     ]
 }

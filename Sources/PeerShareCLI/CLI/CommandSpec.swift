@@ -32,6 +32,9 @@ struct CommandSpec: Sendable {
     /// argument holding that wait in seconds and its default, which the CLI adds to its own
     /// timeout. The global `--timeout` sets that argument instead of the CLI's timeout.
     var daemonWait: (argument: String, defaultSeconds: Int)?
+    /// Whether a successful answer still reports a failure (`doctor` found a problem): the
+    /// answer is printed as usual, then `peershare` exits 1.
+    var fails: (@Sendable (JSON) -> Bool)?
 
     /// The command's words joined, as help and errors show it: `photo add`.
     var name: String { path.joined(separator: " ") }

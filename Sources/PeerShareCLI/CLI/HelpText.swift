@@ -11,6 +11,8 @@ struct HelpText: Sendable {
           --timeout SECONDS
                          how long to wait for the daemon (default: $PEERSHARE_TIMEOUT, else 30);
                          for sync --wait, how long to wait for sync (default 60)
+          --author NAME  name this client: history records its changes as local:NAME, and
+                         history --exclude-author NAME leaves them out (default: $PEERSHARE_AUTHOR)
           --help         show help for peershare, a command group, or a command
         """
 
@@ -23,7 +25,10 @@ struct HelpText: Sendable {
     }
 
     private var top: String {
-        var lines = ["usage: peershare [--socket PATH] [--json] [--timeout SECONDS] COMMAND [ARGS...]", ""]
+        var lines = [
+            "usage: peershare [--socket PATH] [--json] [--timeout SECONDS] [--author NAME] COMMAND [ARGS...]",
+            "",
+        ]
         lines.append("Drives peershared, the PeerShare daemon, through its control socket.")
         lines.append("")
         lines.append("commands:")

@@ -6,5 +6,5 @@ enum CommandTable {
     static let all: [CommandSpec] =
         DaemonCommands.commands + PhotoCommands.commands + TagCommands.commands + RatingCommands.commands
         + HistoryCommands.commands + WatchCommands.commands + ShareCommands.commands + PeerCommands.commands
-        + DeviceCommands.commands
+        + DeviceCommands.commands + DoctorCommands.commands
 }

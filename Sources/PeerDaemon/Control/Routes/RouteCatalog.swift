@@ -15,6 +15,7 @@ extension ControlRoutes {
         routes.registerShares(services)
         routes.registerPeers(services)
         routes.registerDevices(services)
+        routes.registerDoctor(services)
         return routes
     }
 }
