@@ -15,6 +15,9 @@ public final class ControlClient {
     public let socketPath: String
     /// How long to wait for the daemon at each step; nil waits for ever.
     public var timeout: Duration?
+    /// The client's name, sent with every request (`ClientAuthor`): history records what
+    /// the requests commit under it. Nil sends none (history says `local`).
+    public var author: String?
     private let socket: LineSocket
     private var nextID = 1
 
@@ -95,7 +98,7 @@ public final class ControlClient {
         let id = JSON.int(nextID)
         nextID += 1
         do {
-            try socket.write(ControlRequest(id: id, command: command, args: args).json)
+            try socket.write(ControlRequest(id: id, command: command, args: args, author: author).json)
         } catch {
             if error.code == EAGAIN, let timeout { throw .timedOut(socketPath, after: timeout) }
             // A daemon that refuses the connection writes why and closes without reading

@@ -19,8 +19,7 @@ public struct ControlEvent: Sendable, Hashable {
 
     /// The `{"type", "time", "data"}` object; `time` is ISO 8601 UTC with milliseconds.
     public var json: JSON {
-        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        return ["type": .string(type), "time": .string(time.formatted(style)), "data": data]
+        ["type": .string(type), "time": .string(JSONTime.string(time)), "data": data]
     }
 
     /// Reads an event object back; nil when the shape is wrong.
@@ -28,8 +27,7 @@ public struct ControlEvent: Sendable, Hashable {
         guard let type = json["type"]?.stringValue, let timeText = json["time"]?.stringValue else {
             return nil
         }
-        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        guard let time = try? style.parse(timeText) else { return nil }
+        guard let time = JSONTime.date(timeText) else { return nil }
         self.init(type: type, time: time, data: json["data"] ?? [:])
     }
 

@@ -1,18 +1,23 @@
 import Foundation
 
-/// One request line: `{"id": <any>, "command": "name", "args": {...}}`.
+/// One request line: `{"id": <any>, "command": "name", "args": {...}, "author": "name"}`.
 ///
 /// The client picks `id` (any JSON value) and gets it back in the response, so it can
-/// pipeline requests; `args` is optional and defaults to `{}`.
+/// pipeline requests; `args` is optional and defaults to `{}`. `author`, optional, names the
+/// client: the history entries the request commits are recorded as `local:NAME`
+/// (`ClientAuthor`) instead of `local`.
 public struct ControlRequest: Sendable, Hashable {
     public var id: JSON
     public var command: String
     public var args: [String: JSON]
+    /// The client's name, checked by `ClientAuthor.check`; nil when it gives none.
+    public var author: String?
 
-    public init(id: JSON, command: String, args: [String: JSON] = [:]) {
+    public init(id: JSON, command: String, args: [String: JSON] = [:], author: String? = nil) {
         self.id = id
         self.command = command
         self.args = args
+        self.author = author
     }
 
     /// The deepest nesting of arrays and objects a request line may have.
@@ -20,7 +25,9 @@ public struct ControlRequest: Sendable, Hashable {
 
     /// The request as a JSON object.
     public var json: JSON {
-        ["id": id, "command": .string(command), "args": .object(args)]
+        var members: [String: JSON] = ["id": id, "command": .string(command), "args": .object(args)]
+        if let author { members["author"] = .string(author) }
+        return .object(members)
     }
 
     /// Parses a request line; on failure, the error carries whatever `id` could be read so
@@ -69,7 +76,26 @@ public struct ControlRequest: Sendable, Hashable {
                 error: ControlError(
                     .invalidRequest, "\"args\" must be a JSON object, got \(other.kindDescription)"))
         }
-        self.init(id: id, command: command, args: args)
+        self.init(id: id, command: command, args: args, author: try Self.author(members["author"], id: id))
+    }
+
+    /// The `author` member: absent or null for none, else a valid client name.
+    private static func author(_ value: JSON?, id: JSON) throws(ControlRequestError) -> String? {
+        switch value {
+        case nil, .null?: return nil
+        case .string(let name)?:
+            do {
+                return try ClientAuthor.check(name)
+            } catch {
+                throw ControlRequestError(id: id, error: error)
+            }
+        case let other?:
+            throw ControlRequestError(
+                id: id,
+                error: ControlError(
+                    .invalidRequest,
+                    "\"author\" must be a string naming the client, got \(other.kindDescription)"))
+        }
     }
 }
 

@@ -84,7 +84,7 @@ import Testing
     @Test(arguments: [
         (
             ["frob"],
-            "unknown command 'frob': the commands are accept, backup, completion, device, help, history, id, pause, peers, "
+            "unknown command 'frob': the commands are accept, backup, completion, device, doctor, help, history, id, pause, peers, "
                 + "photo, ping, rate, rating, resume, share, status, sync, tag, watch (see 'peershare --help')"
         ),
         (["shre", "list"], "unknown command 'shre': did you mean 'share'? (see 'peershare --help')"),
@@ -170,7 +170,8 @@ import Testing
         #expect(result.status == 0)
         #expect(
             result.stdout.hasPrefix(
-                "usage: peershare [--socket PATH] [--json] [--timeout SECONDS] COMMAND [ARGS...]\n"))
+                "usage: peershare [--socket PATH] [--json] [--timeout SECONDS] [--author NAME] COMMAND [ARGS...]\n"
+            ))
         #expect(result.stdout.contains("\n  --timeout SECONDS\n"))
         for command in [
             "status", "id", "ping", "watch", "photo add", "tag toggle", "rate", "rating list", "history",

@@ -119,9 +119,9 @@ import Testing
             arguments: ["--socket", daemon.socketPath, "--timeout", "1", "--json", "watch"],
             environment: DaemonProcess.baseEnvironment(directory), directory: directory, label: "watch")
         try waitUntil("the watch client to subscribe") { try daemon.json("status")["watchers"] == 1 }
-        let start = try #require(try daemon.json("status")["uptime"]?.doubleValue)
+        let start = try #require(try daemon.json("status")["uptime_seconds"]?.doubleValue)
         try waitUntil("two seconds of daemon uptime") {
-            (try daemon.json("status")["uptime"]?.doubleValue ?? 0) > start + 2
+            (try daemon.json("status")["uptime_seconds"]?.doubleValue ?? 0) > start + 2
         }
         daemon.send(SIGHUP)
         try waitUntil("daemon.reloaded on watch's stdout: \(watch.stdout)") {

@@ -94,7 +94,7 @@ import Testing
                 == "<3>peershared: \(config):3: unknown setting 'colour'; allowed settings are "
                 + "address_check_interval, advertise, control_idle_timeout, control_socket, device_link_validity, "
                 + "discovery_interval, "
-                + "discovery_port, handshake_timeout, listen, local_discovery, log_level, "
+                + "discovery_port, doctor_min_free_bytes, handshake_timeout, listen, local_discovery, log_level, "
                 + "max_clock_ahead_seconds, max_control_connections, max_control_line_bytes, max_frame_bytes, "
                 + "max_guest_connections, max_incoming_handshakes, max_mesh_dials, max_name_bytes, max_photo_bytes, "
                 + "max_thumbnail_bytes, share_url_members, state_dir\n")

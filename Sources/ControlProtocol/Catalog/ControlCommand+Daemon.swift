@@ -20,8 +20,12 @@ extension ControlCommand {
     /// directory while the daemon goes on.
     public static let backup = ControlCommand("backup", mode: .progress, [.required("dir", .absolutePath)])
 
+    /// `doctor`: checks addresses, reachability, clocks, paths and modes, ports, disk space
+    /// and the service, each finding with its severity and fix.
+    public static let doctor = ControlCommand("doctor")
+
     /// The daemon's own commands; a new one is declared above and listed here.
     public static let daemonCommands: [ControlCommand] = [
-        .ping, .id, .status, .history, .watch, .backup,
+        .ping, .id, .status, .history, .watch, .backup, .doctor,
     ]
 }

@@ -56,6 +56,8 @@ struct DaemonLimits: Sendable, Equatable {
     var deviceLinkValidity: Duration = .seconds(600)
     /// How often local discovery announces this device (times 1 to 1.5, at random).
     var discoveryInterval: Duration = .seconds(30)
+    /// Free space on the state directory's file system under which `doctor` warns.
+    var doctorMinFreeBytes = 1 << 30
 
     /// The limits the stores enforce, which they read once when they open.
     var store: StoreLimits {

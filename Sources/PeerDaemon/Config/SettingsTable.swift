@@ -72,6 +72,7 @@ enum SettingsTable {
         },
         timeSpan("discovery_interval", \.discoveryInterval, min: .seconds(1), max: .seconds(3600)),
         timeSpan("device_link_validity", \.deviceLinkValidity, min: .seconds(1), max: .seconds(86_400)),
+        byteCount("doctor_min_free_bytes", \.doctorMinFreeBytes, min: 0, max: 1 << 50),
     ]
 
     /// The setting called `key`, if there is one.

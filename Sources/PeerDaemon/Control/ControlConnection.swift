@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import Glibc
+import Store
 import Support
 
 /// Serves one client of the control socket, on the client's own thread: reads request
@@ -103,6 +104,11 @@ final class ControlConnection {
             return write(.failure(id: request.id, error: ControlError(.unknownCommand, message)))
         }
         logger.debug("control request", ["command": request.command])
+        // What the handler commits is recorded under the client's name, if it gave one.
+        return ClientAuthorContext.$name.withValue(request.author) { serve(request, entry) }
+    }
+
+    private func serve(_ request: ControlRequest, _ entry: ControlRoutes.Entry) -> Bool {
         let command = entry.command
         switch entry.route {
         case .unary(let handler):

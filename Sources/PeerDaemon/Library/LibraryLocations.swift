@@ -29,6 +29,10 @@ struct LibraryLocations: Sendable {
         return candidates.filter { seen.insert(Self.canonical($0)).inserted }
     }
 
+    /// Where the systemd user unit keeps the library, on every systemd version:
+    /// `~/.local/state/peershare`.
+    var expectedUnitStateDirectory: String { paths.home + "/.local/state/peershare" }
+
     /// A known state directory other than `stateDirectory` that holds a library, when
     /// `stateDirectory` is itself a known one and holds none: where the person's photos and
     /// identity probably are. A state directory elsewhere (`--state-dir /tmp/try`) is a

@@ -16,11 +16,19 @@ enum PrivateModes {
     /// them later fails with a message of its own.
     static func tighten(_ root: String) -> [String] {
         var changed: [String] = []
-        walk(root, changed: &changed)
+        walk(root, tightening: true, found: &changed)
         return changed
     }
 
-    private static func walk(_ path: String, changed: inout [String]) {
+    /// The files and directories under `root` (and `root` itself) that other users could
+    /// read, write or enter, left as they are: what `doctor` reports.
+    static func exposed(_ root: String) -> [String] {
+        var found: [String] = []
+        walk(root, tightening: false, found: &found)
+        return found
+    }
+
+    private static func walk(_ path: String, tightening: Bool, found changed: inout [String]) {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         let type = info.st_mode & S_IFMT
@@ -30,7 +38,7 @@ enum PrivateModes {
         case S_IFDIR: wanted = directory
         default: return
         }
-        if info.st_mode & 0o077 != 0, chmod(path, wanted) == 0 {
+        if info.st_mode & 0o077 != 0, !tightening || chmod(path, wanted) == 0 {
             changed.append(path)
         }
         guard type == S_IFDIR, let stream = opendir(path) else { return }
@@ -40,7 +48,7 @@ enum PrivateModes {
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             if name == "." || name == ".." { continue }
-            walk(path + "/" + name, changed: &changed)
+            walk(path + "/" + name, tightening: tightening, found: &changed)
         }
     }
 }

@@ -7,6 +7,8 @@ struct GlobalOptions: Sendable {
     /// `--timeout SECONDS`: how long to wait for the daemon (for `sync --wait`, how long it
     /// waits for sync).
     var timeout: Int?
+    /// `--author NAME`: the client's name, recorded in history (`ClientAuthor`).
+    var author: String?
 }
 
 /// What the command line asks for.
@@ -62,6 +64,13 @@ struct CommandLineParser: Sendable {
             case _ where token.hasPrefix("--timeout="):
                 globals.timeout = try Self.seconds(
                     String(token.dropFirst("--timeout=".count)), from: "--timeout")
+            case "--author":
+                guard let value = tokens.popFirst() else {
+                    throw .usage("--author needs a NAME", helpCommand: "peershare")
+                }
+                globals.author = try Self.author(value, from: "--author")
+            case _ where token.hasPrefix("--author="):
+                globals.author = try Self.author(String(token.dropFirst("--author=".count)), from: "--author")
             default: rest.append(token)
             }
         }
@@ -230,6 +239,15 @@ struct CommandLineParser: Sendable {
                 throw .usage("\(option.name) is given twice", helpCommand: help)
             }
             parsed.values[option.key] = value
+        }
+    }
+
+    /// A client name the daemon will take (checked here too, so a typo costs no round trip).
+    static func author(_ text: String, from source: String) throws(CLIError) -> String {
+        do {
+            return try ClientAuthor.check(text)
+        } catch {
+            throw .usage("\(source): \(error.message)", helpCommand: "peershare")
         }
     }
 

@@ -39,6 +39,9 @@ struct CommandSpec: Sendable {
     /// export` to stdout): runs it instead of the table's single call, printing as it goes,
     /// and returns the exit status.
     var run: (@Sendable (CommandRun) throws(CLIError) -> Int32)?
+    /// Whether a successful answer still reports a failure (`doctor` found a problem): the
+    /// answer is printed as usual, then `peershare` exits 1.
+    var fails: (@Sendable (JSON) -> Bool)?
 
     /// The command's words joined, as help and errors show it: `photo add`.
     var name: String { path.joined(separator: " ") }
@@ -144,19 +147,23 @@ struct CommandRun: Sendable {
     /// Seconds the CLI waits for the daemon at each step.
     let timeout: Int
     let workingDirectory: String
+    /// `--author NAME` (or `$PEERSHARE_AUTHOR`): the name history records this client's changes under.
+    let author: String?
 
     /// Runs the command as the table describes it (one request, its answer printed), for a
     /// `run` that does something else only in some cases.
     func asTable() throws(CLIError) -> Int32 {
         try PeerShareMain.execute(
-            command, arguments, socket: socket, json: json, timeout: timeout, fallbackTimeout: timeout)
-        return 0
+            command, arguments, socket: socket, json: json, timeout: timeout, fallbackTimeout: timeout,
+            author: author) ? 1 : 0
     }
 
     /// A connection to the daemon, its errors as the CLI reports them.
     func connect() throws(CLIError) -> ControlClient {
         do {
-            return try ControlClient(socketPath: socket, timeout: .seconds(timeout))
+            let client = try ControlClient(socketPath: socket, timeout: .seconds(timeout))
+            client.author = author
+            return client
         } catch {
             throw .client(error)
         }

@@ -22,6 +22,12 @@ struct GlobalOptionSpec: Sendable {
                 "how long to wait for the daemon (default: $PEERSHARE_TIMEOUT, else 30);",
                 "for sync --wait, how long to wait for sync (default 60)",
             ]),
+        GlobalOptionSpec(
+            name: "--author", placeholder: "NAME",
+            help: [
+                "name this client: history records its changes as local:NAME, and",
+                "history --exclude-author NAME leaves them out (default: $PEERSHARE_AUTHOR)",
+            ]),
         GlobalOptionSpec(name: "--help", help: ["show help for peershare, a command group, or a command"]),
     ]
 

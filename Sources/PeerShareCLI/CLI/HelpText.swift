@@ -29,7 +29,10 @@ struct HelpText: Sendable {
     }
 
     private var top: String {
-        var lines = ["usage: peershare [--socket PATH] [--json] [--timeout SECONDS] COMMAND [ARGS...]", ""]
+        var lines = [
+            "usage: peershare [--socket PATH] [--json] [--timeout SECONDS] [--author NAME] COMMAND [ARGS...]",
+            "",
+        ]
         lines.append("Drives peershared, the PeerShare daemon, through its control socket.")
         lines.append("")
         lines.append("commands:")

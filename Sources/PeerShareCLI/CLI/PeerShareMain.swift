@@ -35,16 +35,21 @@ enum PeerShareMain {
                 let fallback = try environment["PEERSHARE_TIMEOUT"].flatMap { $0.isEmpty ? nil : $0 }.map {
                     text throws(CLIError) in try CommandLineParser.seconds(text, from: "PEERSHARE_TIMEOUT")
                 }
+                var author = globals.author
+                if author == nil, let named = environment["PEERSHARE_AUTHOR"], !named.isEmpty {
+                    author = try CommandLineParser.author(named, from: "PEERSHARE_AUTHOR")
+                }
                 if let run = command.run {
                     return try run(
                         CommandRun(
                             command: command, arguments: parsed, socket: socket, json: globals.json,
                             timeout: globals.timeout ?? fallback ?? defaultTimeout,
-                            workingDirectory: workingDirectory))
+                            workingDirectory: workingDirectory, author: author))
                 }
-                try execute(
+                let reportsFailure = try execute(
                     command, parsed, socket: socket, json: globals.json, timeout: globals.timeout,
-                    fallbackTimeout: fallback ?? defaultTimeout)
+                    fallbackTimeout: fallback ?? defaultTimeout, author: author)
+                if reportsFailure { return 1 }
             }
             return 0
         } catch {
@@ -56,12 +61,13 @@ enum PeerShareMain {
         }
     }
 
-    /// Sends the command and prints its answer. `timeout` is the `--timeout` given, if any;
-    /// `fallbackTimeout` the CLI's own limit otherwise.
+    /// Sends the command and prints its answer; true when the answer reports a failure
+    /// (`CommandSpec.fails`). `timeout` is the `--timeout` given, if any; `fallbackTimeout`
+    /// the CLI's own limit otherwise.
     static func execute(
         _ command: CommandSpec, _ parsed: ParsedArguments, socket: String, json: Bool, timeout: Int?,
-        fallbackTimeout: Int
-    ) throws(CLIError) {
+        fallbackTimeout: Int, author: String?
+    ) throws(CLIError) -> Bool {
         var args = try command.makeArgs?(parsed) ?? parsed.values
         var seconds = timeout ?? fallbackTimeout
         if let wait = command.daemonWait {
@@ -75,6 +81,7 @@ enum PeerShareMain {
         if command.progressLabel != nil { args["progress"] = true }
         do {
             let client = try ControlClient(socketPath: socket, timeout: .seconds(seconds))
+            client.author = author
             switch command.mode {
             case .call(let format):
                 let result = try call(client, command.request, args, progress: progress)
@@ -84,6 +91,7 @@ enum PeerShareMain {
                     let text = format(result)
                     if !text.isEmpty { Output.out(text) }
                 }
+                return command.fails?(result) ?? false
             case .local:
                 preconditionFailure("peershare \(command.name) is answered without the daemon")
             case .stream(let format):
@@ -92,6 +100,7 @@ enum PeerShareMain {
                     Output.out(json ? JSONLine.string(event.json) : format(event))
                     return true
                 }
+                return false
             }
         } catch {
             throw .client(error)

@@ -6,5 +6,5 @@ enum CommandTable {
     static let all: [CommandSpec] =
         DaemonCommands.commands + PhotoCommands.commands + TagCommands.commands + RatingCommands.commands
         + HistoryCommands.commands + WatchCommands.commands + ShareCommands.commands + PeerCommands.commands
-        + DeviceCommands.commands + BackupCommands.commands + LocalCommands.commands
+        + DeviceCommands.commands + BackupCommands.commands + DoctorCommands.commands + LocalCommands.commands
 }

@@ -31,7 +31,7 @@ enum DaemonCommands {
             ("control socket", Formatting.text(result["control_socket"])),
             ("state dir", Formatting.text(result["state_dir"])),
             ("pid", Formatting.text(result["pid"])),
-            ("uptime", Formatting.duration(seconds: result["uptime"]?.doubleValue ?? 0)),
+            ("uptime", Formatting.duration(seconds: result["uptime_seconds"]?.doubleValue ?? 0)),
             ("log level", Formatting.text(result["log_level"])),
             ("version", Formatting.text(result["version"])),
             ("photos", Formatting.text(result["photos"])),

@@ -14,7 +14,9 @@ enum HistoryCommands {
                     help: "private or shared (default: both; tokens count per store)"),
                 OptionSpec(
                     name: "--exclude-author", placeholder: "A", key: "exclude_author",
-                    help: "leave out local, dedup, purge, sync (every peer) or sync:PEER_ID"),
+                    help:
+                        "leave out local, dedup, purge, sync (every peer), sync:PEER_ID, a device's name or "
+                        + "a client's name (--author)"),
                 OptionSpec(
                     name: "--limit", placeholder: "N", key: "limit",
                     help: "at most N transactions (default 10000)"),

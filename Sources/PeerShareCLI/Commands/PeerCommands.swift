@@ -1,5 +1,5 @@
 import ControlProtocol
-import Glibc
+import Foundation
 
 /// `peers`, `sync [--wait] [--timeout S]`, `pause [PEER]`, `resume [PEER]`.
 enum PeerCommands {
@@ -49,12 +49,10 @@ enum PeerCommands {
         return "in sync with every reachable peer; unreachable: " + unreachable.joined(separator: ", ")
     }
 
-    /// Milliseconds since 1970 as "12s ago", or "never".
-    private static func ago(_ milliseconds: Int?) -> String {
-        guard let milliseconds else { return "never" }
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let seconds = max(0, Double(now.tv_sec) - Double(milliseconds) / 1000)
+    /// A JSON time (ISO 8601) as "12s ago", or "never".
+    private static func ago(_ time: String?) -> String {
+        guard let time, let date = JSONTime.date(time) else { return "never" }
+        let seconds = max(0, Date().timeIntervalSince(date))
         return seconds < 1 ? "now" : Formatting.duration(seconds: seconds) + " ago"
     }
 
@@ -68,7 +66,7 @@ enum PeerCommands {
                     peer["paused"] == true ? "paused" : (peer["connected"] == true ? "connected" : "offline")
                 return [
                     Formatting.text(peer["peer_id"]).prefix(15).description, state,
-                    peer["in_sync"] == true ? "yes" : "no", ago(peer["last_seen"]?.intValue),
+                    peer["in_sync"] == true ? "yes" : "no", ago(peer["last_seen"]?.stringValue),
                     Formatting.bytes(peer["bytes_in"]?.intValue ?? 0),
                     Formatting.bytes(peer["bytes_out"]?.intValue ?? 0),
                     address(peer),

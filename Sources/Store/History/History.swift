@@ -2,6 +2,8 @@
 public enum HistoryAuthor: Hashable, Sendable, CustomStringConvertible {
     /// A command of the person using this daemon.
     case local
+    /// A command of a client that named itself (`peershare --author NAME`).
+    case client(String)
     /// Changes received from a peer.
     case sync(PeerID)
     /// Tag deduplication cleanup.
@@ -14,6 +16,7 @@ public enum HistoryAuthor: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .local: return "local"
+        case .client(let name): return "local:\(name)"
         case .sync(let peer): return "sync:\(peer)"
         case .dedup: return "dedup"
         case .purge: return "purge"

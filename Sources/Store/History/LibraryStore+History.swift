@@ -1,8 +1,8 @@
 /// Reading persistent history: transactions after a token, optionally without one author.
 extension LibraryStore {
     /// Committed transactions with a token greater than `since`, oldest first.
-    /// `excludingAuthor` drops one author ("local", "dedup", "purge", "sync:PEER", or "sync"
-    /// for every peer).
+    /// `excludingAuthor` drops one author ("dedup", "purge", "sync:PEER", "local:CLIENT"), or
+    /// a family: "sync" for every peer, "local" for every local command (named clients' too).
     public func history(since: Int64 = 0, excludingAuthor: String? = nil, limit: Int = 10_000) throws
         -> [HistoryEntry]
     {
@@ -10,8 +10,12 @@ extension LibraryStore {
             var sql = "SELECT token, author, timestamp FROM history WHERE token > ?"
             var values: [any SQLBindable] = [since]
             if let excluded = excludingAuthor {
-                sql += excluded == "sync" ? " AND author NOT LIKE 'sync:%'" : " AND author != ?"
-                if excluded != "sync" { values.append(excluded) }
+                sql += " AND author != ?"
+                values.append(excluded)
+                if excluded == "sync" || excluded == "local" {
+                    sql += " AND author NOT LIKE ?"
+                    values.append(excluded + ":%")
+                }
             }
             sql += " ORDER BY token LIMIT ?"
             values.append(limit)

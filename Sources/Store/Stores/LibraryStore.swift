@@ -106,8 +106,13 @@ public final class LibraryStore: @unchecked Sendable {
     /// Runs `body` as one transaction recorded in history under `author`, then tells the
     /// observers. Every local change is stamped with `stamp`: by default a new reading of the
     /// clock; an apply passes its own (received fields keep the stamps they carry, so its
-    /// stamp only dates the history entry). A throw rolls everything back.
+    /// stamp only dates the history entry). A throw rolls everything back. A `.local` write
+    /// made while a control request of a named client is served is recorded as that client's
+    /// (`ClientAuthorContext`).
     func write<T>(author: HistoryAuthor, stamp: Stamp? = nil, _ body: (Transaction) throws -> T) throws -> T {
+        // A local write made for a client that named itself is recorded under its name.
+        let author =
+            author == .local ? (ClientAuthorContext.name.map(HistoryAuthor.client) ?? .local) : author
         let result: T = try lock.withLock {
             try transaction {
                 let tx = Transaction(

@@ -5,11 +5,8 @@ import Store
 /// The JSON shapes of the store's values, as SPEC §9 fixes their keys (snake_case), shared
 /// by every command that returns them and by `history` events.
 enum StoreJSON {
-    /// Milliseconds since 1970 as ISO 8601 UTC with milliseconds, as event times are written.
-    static func time(milliseconds: Int64) -> JSON {
-        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-        return .string(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
-    }
+    /// Milliseconds since 1970 as ISO 8601 UTC with milliseconds (`JSONTime`, as every time).
+    static func time(milliseconds: Int64) -> JSON { JSONTime.json(milliseconds: milliseconds) }
 
     /// A field's value as clients see it: milliseconds as a time, other numbers and text as
     /// they are (a blob is read as its byte count).

@@ -33,6 +33,8 @@ extension ControlRoutes {
             "state_dir": .string(settings.stateDirectory),
             "config_file": state.configFile.map(JSON.string) ?? .null,
             "pid": .int(Int(state.pid)),
+            "uptime_seconds": .double(Self.seconds(state.uptime)),
+            // The old name of uptime_seconds, kept for one release.
             "uptime": .double(Self.seconds(state.uptime)),
             "log_level": .string(settings.logLevel.description),
             "version": .string(PeerShareVersion.string),

@@ -48,8 +48,10 @@ extension ControlRoutes {
         return kind
     }
 
-    /// An author as history records it; a peer ID is normalised to its printed form, and the
-    /// name of one of the person's devices stands for that device (`local` for this one).
+    /// An author as history records it; a peer ID is normalised to its printed form, the
+    /// name of one of the person's devices stands for that device (`local` for this one), and
+    /// any other valid client name for that client (`local:NAME`, as `--author NAME` records
+    /// it; `local:NAME` names the client even when a device has the same name).
     private static func author(_ text: String, names: [PeerID: String], local: PeerID) throws(ControlError)
         -> String
     {
@@ -57,13 +59,19 @@ extension ControlRoutes {
         if text.hasPrefix("sync:"), let peer = try? PeerID(parsing: String(text.dropFirst(5))) {
             return "sync:\(peer)"
         }
+        if text.hasPrefix("local:"), let client = try? ClientAuthor.check(String(text.dropFirst(6))) {
+            return ClientAuthor.historyAuthor(client)
+        }
         let named = names.filter { $0.value == text }.map(\.key)
         if named.count == 1, let device = named.first { return device == local ? "local" : "sync:\(device)" }
+        if named.isEmpty, let client = try? ClientAuthor.check(text) {
+            return ClientAuthor.historyAuthor(client)
+        }
         let why = named.count > 1 ? "; several of your devices are called '\(text)': give its device ID" : ""
         throw ControlError(
             .invalidArguments,
-            "history: exclude_author must be local, dedup, purge, sync, sync:PEER_ID or the name of one of "
-                + "your devices, not '\(text)'\(why)")
+            "history: exclude_author must be local, dedup, purge, sync, sync:PEER_ID, the name of one of "
+                + "your devices or a client's name (--author), not '\(text)'\(why)")
     }
 
     /// The names of this person's devices, from its checked list (empty if it cannot be read).

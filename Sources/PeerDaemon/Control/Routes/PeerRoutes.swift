@@ -67,8 +67,8 @@ extension PeerStatus {
         [
             "peer_id": .string(peer.description), "address": address.map { .string($0.description) } ?? .null,
             "connected": .bool(connected), "paused": .bool(paused),
-            "last_seen": lastSeen.map { .int(Int($0)) } ?? .null,
-            "connected_since": connectedSince.map { .int(Int($0)) } ?? .null, "bytes_in": .int(bytesIn),
+            "last_seen": JSONTime.json(milliseconds: lastSeen),
+            "connected_since": JSONTime.json(milliseconds: connectedSince), "bytes_in": .int(bytesIn),
             "bytes_out": .int(bytesOut), "zones": .array(zones.map(JSON.string)), "in_sync": .bool(inSync),
             "pending_data": .int(pendingData), "last_error": lastError.map(JSON.string) ?? .null,
             "addresses": .array(
@@ -76,8 +76,7 @@ extension PeerStatus {
                     [
                         "address": .string(known.address.description), "source": .string(known.source),
                         "in_use": .bool(known.inUse),
-                        "last_confirmed": known.lastConfirmed.map { StoreJSON.time(milliseconds: Int64($0)) }
-                            ?? .null,
+                        "last_confirmed": JSONTime.json(milliseconds: known.lastConfirmed),
                     ]
                 }),
         ]

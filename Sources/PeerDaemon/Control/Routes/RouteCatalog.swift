@@ -17,6 +17,7 @@ extension ControlRoutes {
         routes.registerPeers(services)
         routes.registerDevices(services)
         routes.registerBackup(services)
+        routes.registerDoctor(services)
         return routes
     }
 }
