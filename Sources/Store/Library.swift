@@ -81,24 +81,20 @@ public final class Library: @unchecked Sendable {
     }
 
     /// Adds a photo from a file as `addPhoto` does; unless `allowDuplicates`, a file whose data
-    /// a live photo of either store already has adds nothing. The file is hashed before its
-    /// data is copied, so a duplicate costs one read and no write.
+    /// a live photo of either store already has adds nothing. The file is read once, hashed as
+    /// it is copied (the copy of a duplicate lands on the blob that holds it already, or is
+    /// collected again), so a duplicate costs no more than a photo, and a file that changes
+    /// while it is read is refused as in `addPhoto`.
     public func importPhoto(
         file: String, name: String?, thumbnail: [UInt8]?, tags: [String], share: String?,
-        allowDuplicates: Bool, beforeCopy: () -> Void = {}
+        allowDuplicates: Bool
     ) throws -> PhotoImport {
         let zone = try share.map { try resolve(.share, $0) }
         let store = zone.map { $0.store } ?? privateStore
         let displayName = name ?? String(file.split(separator: "/").last ?? "photo")
         try store.validateName(displayName, what: "photo name")
         for tag in tags { try store.validateName(tag, what: "tag name") }
-        if !allowDuplicates {
-            let hash = try BlobStore.digest(ofFile: file, limit: limits.maxPhotoBytes)
-            if let existing = try photo(withData: hash) { return .duplicate(of: existing) }
-        }
-        beforeCopy()
         let data = try store.blobs.importFile(at: file, limit: limits.maxPhotoBytes)
-        // The file may have changed between the two reads: what was copied decides.
         if !allowDuplicates, let existing = try photo(withData: data.hash) {
             try store.collectBlob(data.hash)
             return .duplicate(of: existing)

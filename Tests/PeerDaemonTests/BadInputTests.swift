@@ -179,8 +179,8 @@ import Testing
         Case(description: "history without an unknown author") { _ in
             (
                 ["history", "--exclude-author", "sync:nobody"], "invalid_arguments",
-                "history: exclude_author must be local, dedup, purge, sync, sync:PEER_ID or the name of one of "
-                    + "your devices, not 'sync:nobody'"
+                "history: exclude_author must be local, dedup, purge, sync, sync:PEER_ID, the name of one of "
+                    + "your devices or a client's name (--author), not 'sync:nobody'"
             )
         },
         Case(description: "history with a zero limit") { _ in

@@ -75,7 +75,8 @@ import Testing
         }
         let (status, output) = try Self.run("/usr/bin/zsh", ["-f", "-c", script], in: directory)
         #expect(status == 0, "\(output)")
-        let share = "create add invite permission remove stop leave revoke list show"
+        let share =
+            "create add set invite permission remove stop leave revoke list show approve deny keep dismiss"
         let printed = output.split(separator: "\n").map(String.init)
         #expect(printed.count == 6, "\(output)")
         guard printed.count == 6 else { return }

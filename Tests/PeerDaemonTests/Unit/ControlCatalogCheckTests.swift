@@ -23,7 +23,7 @@ import Testing
             (.status, ["verbose": true], #"status: unknown argument "verbose"; it takes no arguments"#),
             (
                 .photoAdd, ["file": "/a.jpg", "colour": "red"],
-                #"photo.add: unknown argument "colour"; allowed: file, name, share, tags, thumbnail"#
+                #"photo.add: unknown argument "colour"; allowed: allow_duplicates, file, name, share, tags, thumbnail"#
             ),
             (.photoAdd, ["name": "n"], #"photo.add: missing argument "file" (a string)"#),
             (

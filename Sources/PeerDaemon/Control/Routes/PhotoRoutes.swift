@@ -1,6 +1,5 @@
 import ControlProtocol
 import Store
-import Synchronization
 
 /// `photo.add`, `photo.list`, `photo.show`: photos in, and what they look like.
 extension ControlRoutes {
@@ -16,18 +15,12 @@ extension ControlRoutes {
             )
             let allowDuplicates = try args.bool("allow_duplicates", default: false)
             try InputFile.requireRegularOrMissing(file)
-            // Without duplicates the file is read twice (hashed, then copied): progress counts both.
-            let passes: Int64 = allowDuplicates ? 1 : 2
-            let copied = Mutex<Int64>(0)
             let outcome = try progress.track(
-                total: InputFile.size(file).map { $0 * passes },
-                measure: { copied.withLock { $0 } + (TransferProbe.readOffset(of: file) ?? 0) }
+                total: InputFile.size(file), measure: { TransferProbe.readOffset(of: file) ?? 0 }
             ) {
                 try library.importPhoto(
                     file: file, name: name, thumbnail: thumbnail, tags: tags, share: share,
-                    allowDuplicates: allowDuplicates,
-                    beforeCopy: { if !allowDuplicates { copied.withLock { $0 = InputFile.size(file) ?? 0 } } }
-                )
+                    allowDuplicates: allowDuplicates)
             }
             switch outcome {
             case .added(let id):
