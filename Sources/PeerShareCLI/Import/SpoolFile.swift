@@ -20,7 +20,7 @@ final class SpoolFile {
             if fd >= 0 {
                 fchmod(fd, 0o600)
                 self.fd = fd
-                self.path = String(cString: template)
+                self.path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
                 StreamInterrupter.shared.removeOnInterrupt(path)
                 return
             }

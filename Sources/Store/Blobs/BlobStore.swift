@@ -209,7 +209,7 @@ public final class BlobWriter {
                 operation: "creating temp file in", path: store.root, reason: BlobStore.errorText())
         }
         self.fd = fd
-        self.tempPath = String(cString: template)
+        self.tempPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     public func append(_ buffer: UnsafeRawBufferPointer) throws {

@@ -13,10 +13,11 @@ extension LibraryStore {
     }
 
     /// Purges this participant's copy of `zone` and keeps a note of it (title, owner, why)
-    /// for `share list`. A zone this store does not hold changes nothing.
+    /// for `share list`, when the copy held the share's record.
     public func endShare(_ zone: String, reason: EndReason, message: String) throws {
-        guard kind == .shared, let share = try share(zone) else { return }
+        let share = kind == .shared ? try share(zone) : nil
         try purge(zone: zone)
+        guard let share else { return }
         try writeLocal { db in
             try db.run(
                 """
