@@ -23,6 +23,12 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .systemLibrary(name: "CLinux"),
+        // QR codes of share and link URLs, drawn by `peershare ... --qr`.
+        .systemLibrary(
+            name: "CQRencode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
         // What every module uses: locks, conditions, threads, system-call errors, sockets,
         // HOST:PORT and SHA-256. Dependencies point one way:
         // Support <- Store <- Replication <- PeerDaemon; ControlProtocol uses Support too.
@@ -34,7 +40,7 @@ let package = Package(
             name: "PeerDaemon",
             dependencies: ["Support", "Store", "Replication", "ControlProtocol"]
         ),
-        .executableTarget(name: "PeerShareCLI", dependencies: ["Support", "ControlProtocol"]),
+        .executableTarget(name: "PeerShareCLI", dependencies: ["Support", "ControlProtocol", "CQRencode"]),
         .executableTarget(name: "Bench", dependencies: ["Support", "Store", "Replication", "CLinux"]),
         // What every test target shares: temp directories, waits on conditions, test
         // libraries, and real daemons and CLIs run as processes.
@@ -49,7 +55,7 @@ let package = Package(
             name: "PeerDaemonTests",
             dependencies: [
                 "Support", "PeerDaemon", "PeerShareCLI", "ControlProtocol", "Replication", "Store",
-                "TestSupport",
+                "TestSupport", "CQRencode",
             ]
         ),
     ]

@@ -20,7 +20,7 @@ import Testing
         for entry in history {
             #expect(
                 entry.objectValue.map { Set($0.keys) } == [
-                    "token", "author", "store", "timestamp", "changes", "device",
+                    "id", "token", "author", "store", "timestamp", "changes", "device",
                 ])
             #expect(entry["author"] == "local")
             #expect(entry["store"] == "private")

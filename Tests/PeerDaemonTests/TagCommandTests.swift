@@ -59,7 +59,11 @@ import Testing
         let f = try Fixture()
         let tag = try #require(try f.daemon.json("tag", "add", f.a, "beach")["id"]?.stringValue)
         let off = try f.daemon.json("tag", "toggle", f.a, "beach")
-        #expect(off == ["photo": .string(f.a), "tag": .string(tag), "name": "beach", "tagged": false])
+        #expect(
+            off == [
+                "id": .string(tag), "photo": .string(f.a), "tag": .string(tag), "name": "beach",
+                "tagged": false,
+            ])
         #expect(try f.tagNames(f.a) == [])
         let on = try f.daemon.cli("tag", "toggle", f.a, String(tag.prefix(6)))
         #expect(on.stdout == "tagged \(f.a.prefix(8)) with beach\n")

@@ -108,7 +108,7 @@ struct ShareDirectory: Sendable {
     func participantJSON(_ zone: Library.Resolved, _ peer: PeerID) throws -> JSON {
         let record = try zone.store.participant(zone: zone.id, peer: peer)
         return [
-            "share": .string(zone.id), "peer_id": .string(peer.description),
+            "id": .string(peer.description), "share": .string(zone.id), "peer_id": .string(peer.description),
             "person_id": record?.person.map { .string($0.description) } ?? .null,
             "permission": .string(record?.permission.rawValue ?? "none"),
             "status": .string(record?.status.rawValue ?? "removed"),
@@ -185,7 +185,7 @@ struct ShareDirectory: Sendable {
             "participants": .array(
                 share.participants.map {
                     [
-                        "peer_id": .string($0.peer.description),
+                        "id": .string($0.peer.description), "peer_id": .string($0.peer.description),
                         "person_id": $0.person.map { .string($0.description) } ?? .null,
                         "devices": devices(of: $0.person),
                         "permission": .string($0.permission.rawValue),
@@ -201,7 +201,8 @@ struct ShareDirectory: Sendable {
             "participants": .array(
                 membership.participants.sorted { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }.map {
                     [
-                        "person_id": .string($0.key.description), "status": .string($0.value.status.rawValue),
+                        "id": .string($0.key.description), "person_id": .string($0.key.description),
+                        "status": .string($0.value.status.rawValue),
                         "permission": .string($0.value.permission.rawValue),
                     ]
                 }),

@@ -65,15 +65,19 @@ final class ReplicationHost: Sendable {
         func peer(_ id: PeerID) -> JSON { .string(id.description) }
         switch event {
         case .connected(let id, let dialed):
-            return ControlEvent(type: "peer.connected", data: ["peer_id": peer(id), "dialed": .bool(dialed)])
+            return ControlEvent(
+                type: "peer.connected", data: ["id": peer(id), "peer_id": peer(id), "dialed": .bool(dialed)])
         case .disconnected(let id, let reason):
             return ControlEvent(
-                type: "peer.disconnected", data: ["peer_id": peer(id), "reason": .string(reason)])
+                type: "peer.disconnected",
+                data: ["id": peer(id), "peer_id": peer(id), "reason": .string(reason)])
         case .refused(let id, let reason):
-            return ControlEvent(type: "peer.refused", data: ["peer_id": peer(id), "reason": .string(reason)])
+            return ControlEvent(
+                type: "peer.refused", data: ["id": peer(id), "peer_id": peer(id), "reason": .string(reason)])
         case .dialFailed(let id, let reason):
             return ControlEvent(
-                type: "peer.dial_failed", data: ["peer_id": peer(id), "reason": .string(reason)])
+                type: "peer.dial_failed",
+                data: ["id": peer(id), "peer_id": peer(id), "reason": .string(reason)])
         case .changeSetApplied(let id, let zone, let refused):
             return ControlEvent(
                 type: "sync.applied",
@@ -93,7 +97,8 @@ final class ReplicationHost: Sendable {
                 type: "data.failed",
                 data: ["peer_id": peer(id), "sha256": .string("\(hash)"), "reason": .string(reason)])
         case .joinRequested(let id, let zone):
-            return ControlEvent(type: "share.request", data: ["peer_id": peer(id), "share": .string(zone)])
+            return ControlEvent(
+                type: "share.request", data: ["id": peer(id), "peer_id": peer(id), "share": .string(zone)])
         case .dataFetchStarted, .dataServed:
             return nil
         }

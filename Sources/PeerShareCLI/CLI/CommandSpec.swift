@@ -42,6 +42,11 @@ struct CommandSpec: Sendable {
     /// Whether a successful answer still reports a failure (`doctor` found a problem): the
     /// answer is printed as usual, then `peershare` exits 1.
     var fails: (@Sendable (JSON) -> Bool)?
+    /// For a command whose answer holds a URL to hand to someone (`share create`, `device
+    /// link`): the answer's key of that URL, which `--qr` (`OptionSpec.qr`, among the
+    /// command's options) draws as a QR code after the text. With `--json` nothing is added:
+    /// a program has the URL itself.
+    var qrCodeOf: String?
 
     /// The command's words joined, as help and errors show it: `photo add`.
     var name: String { path.joined(separator: " ") }
@@ -81,6 +86,12 @@ struct OptionSpec: Sendable {
     /// A flag the CLI reads itself (in `run`) and never sends: no control argument.
     var local = false
 
+    /// `--qr`: the URL in the answer drawn as a QR code in the terminal
+    /// (`CommandSpec.qrCodeOf`).
+    static let qr = OptionSpec(
+        name: "--qr", key: "qr",
+        help: "also draw the URL as a QR code to scan with a phone (nothing more with --json)", local: true)
+
     /// How help shows it: `-r, --recursive`, or just the name.
     var label: String { short.map { "\($0), \(name)" } ?? name }
 }
@@ -103,6 +114,9 @@ extension CommandSpec {
     func takesTheRest(_ argument: ArgumentSpec) -> Bool {
         argument.key == arguments.last?.key && declared(argument.key).type == .strings
     }
+
+    /// Whether `key` is one of the command's local options, which are never sent.
+    func isLocalOption(_ key: String) -> Bool { options.contains { $0.local && $0.key == key } }
 
     /// Whether `peershare` answers the command itself, without the daemon.
     var isLocal: Bool {

@@ -68,7 +68,8 @@ enum PeerShareMain {
         _ command: CommandSpec, _ parsed: ParsedArguments, socket: String, json: Bool, timeout: Int?,
         fallbackTimeout: Int, author: String?
     ) throws(CLIError) -> Bool {
-        var args = try command.makeArgs?(parsed) ?? parsed.values
+        // Local options (`photo add -r`, `--qr`) are the CLI's own: never sent.
+        var args = try command.makeArgs?(parsed) ?? parsed.values.filter { !command.isLocalOption($0.key) }
         var seconds = timeout ?? fallbackTimeout
         if let wait = command.daemonWait {
             // The daemon answers once its own wait is over: give it that, then the usual time.
@@ -79,19 +80,13 @@ enum PeerShareMain {
         // Progress events also tell the CLI that a long copy is still going, so it asks for
         // them whether or not it draws the line.
         if command.progressLabel != nil { args["progress"] = true }
+        let answer: JSON
         do {
             let client = try ControlClient(socketPath: socket, timeout: .seconds(seconds))
             client.author = author
             switch command.mode {
-            case .call(let format):
-                let result = try call(client, command.request, args, progress: progress)
-                if json {
-                    Output.json(result)
-                } else {
-                    let text = format(result)
-                    if !text.isEmpty { Output.out(text) }
-                }
-                return command.fails?(result) ?? false
+            case .call:
+                answer = try call(client, command.request, args, progress: progress)
             case .local:
                 preconditionFailure("peershare \(command.name) is answered without the daemon")
             case .stream(let format):
@@ -105,6 +100,17 @@ enum PeerShareMain {
         } catch {
             throw .client(error)
         }
+        guard case .call(let format) = command.mode else { return false }
+        if json {
+            Output.json(answer)
+        } else {
+            let text = format(answer)
+            if !text.isEmpty { Output.out(text) }
+            if let key = command.qrCodeOf, parsed["qr"] == true {
+                Output.out(try QRTerminalText.render(url: Formatting.text(answer[key])))
+            }
+        }
+        return command.fails?(answer) ?? false
     }
 
     /// One call, with its progress line (if any) erased before anything else is printed.

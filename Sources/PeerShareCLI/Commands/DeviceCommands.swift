@@ -10,12 +10,12 @@ enum DeviceCommands {
         CommandSpec(
             path: ["device", "link"],
             summary: "print a one-time link (10 minutes) that makes a fresh daemon one of your devices",
-            options: [nameOption], request: .deviceLink,
+            options: [nameOption, .qr], request: .deviceLink,
             mode: .call(format: { result in
                 Formatting.text(result["url"])
                     + "\n(valid until \(Formatting.text(result["expires_at"])), once; "
                     + "on the new device: peershare device join URL)"
-            })),
+            }), qrCodeOf: "url"),
         CommandSpec(
             path: ["device", "join"],
             summary: "make this fresh daemon one of the devices of the person a link names",

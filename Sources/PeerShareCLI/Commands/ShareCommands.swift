@@ -21,11 +21,12 @@ enum ShareCommands {
                 OptionSpec(
                     name: "--public", placeholder: "P", key: "public",
                     help: "what anyone holding the URL may do: none (default), read-only or read-write"),
+                .qr,
             ],
             request: .shareCreate,
             mode: .call(format: {
                 "share \(Formatting.text($0["share"]))\nurl   \(Formatting.text($0["url"]))"
-            })),
+            }), qrCodeOf: "url"),
         CommandSpec(
             path: ["share", "add"], summary: "add a photo to an existing share",
             arguments: [PhotoCommands.photoArgument, shareArgument], request: .shareAdd,

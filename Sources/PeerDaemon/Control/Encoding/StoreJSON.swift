@@ -60,10 +60,12 @@ extension TagSummary {
 }
 
 extension HistoryEntry {
-    /// `{"token", "author", "store", "timestamp", "changes": [{"entity", "id", "type", "zone"}]}`.
+    /// `{"id", "token", "author", "store", "timestamp", "changes": [{"entity", "id", "type",
+    /// "zone"}]}`: an entry is known by its token, so its `id` is the token as text.
     var json: JSON {
         [
-            "token": .int(Int(token)), "author": .string(author), "store": .string(store.rawValue),
+            "id": .string(String(token)), "token": .int(Int(token)), "author": .string(author),
+            "store": .string(store.rawValue),
             "timestamp": StoreJSON.time(milliseconds: timestamp),
             "changes": .array(
                 changes.map {

@@ -51,7 +51,10 @@ extension ControlRoutes {
                     "a device name is 1 to \(DeviceListEntry.maximumNameBytes) bytes; '\(name)' is not")
             }
             try engine.renameDevice(device, to: name)
-            return ["device_id": .string(device.description), "name": .string(name)]
+            return [
+                "id": .string(device.description), "device_id": .string(device.description),
+                "name": .string(name),
+            ]
         }
     }
 
@@ -64,7 +67,7 @@ extension ControlRoutes {
         } catch let error as DeviceLinkError {
             throw ControlError(ControlError.Code(rawValue: error.code), error.description)
         }
-        return ["device_id": .string(device.description), "removed": true]
+        return ["id": .string(device.description), "device_id": .string(device.description), "removed": true]
     }
 
     private static func localList(_ engine: ReplicationEngine) throws -> DeviceList {
@@ -79,7 +82,8 @@ extension ControlRoutes {
                 let status = peers[device.id]
                 let local = device.id == engine.localPeer
                 return [
-                    "device_id": .string(device.id.description), "name": .string(device.name),
+                    "id": .string(device.id.description), "device_id": .string(device.id.description),
+                    "name": .string(device.name),
                     "this_device": .bool(local), "connected": .bool(status?.connected ?? false),
                     "last_seen": status?.lastSeen.map { StoreJSON.time(milliseconds: Int64($0)) } ?? .null,
                 ]

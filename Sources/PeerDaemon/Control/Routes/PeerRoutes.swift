@@ -42,7 +42,10 @@ extension ControlRoutes {
             }
             // Members that could not be reached since this call are reported, not waited on.
             let unreachable = status.unreachable.map { member -> JSON in
-                ["peer_id": .string(member.peer.description), "reason": .string(member.reason)]
+                [
+                    "id": .string(member.peer.description), "peer_id": .string(member.peer.description),
+                    "reason": .string(member.reason),
+                ]
             }
             return ["in_sync": true, "unreachable": .array(unreachable)]
         }
@@ -65,7 +68,8 @@ extension PeerStatus {
     /// The `peers` JSON of one peer.
     var json: JSON {
         [
-            "peer_id": .string(peer.description), "address": address.map { .string($0.description) } ?? .null,
+            "id": .string(peer.description), "peer_id": .string(peer.description),
+            "address": address.map { .string($0.description) } ?? .null,
             "connected": .bool(connected), "paused": .bool(paused),
             "last_seen": JSONTime.json(milliseconds: lastSeen),
             "connected_since": JSONTime.json(milliseconds: connectedSince), "bytes_in": .int(bytesIn),

@@ -23,13 +23,13 @@ extension ControlRoutes {
             let url = try sharing.url(zone: zone)
             // The URL's token is the owner's own bookkeeping (no commit): the log learns it now.
             services.replication.engine.membershipRecordsChanged(zone: zone)
-            return ["share": .string(zone), "url": .string(url.description)]
+            return ["id": .string(zone), "share": .string(zone), "url": .string(url.description)]
         }
         register(.shareAdd) { args in
             let photo = try sharing.library.resolve(.photo, try args.string("photo"))
             let zone = try sharing.library.resolve(.share, try args.string("share"))
             try zone.store.addToShare(photo: photo.id, zone: zone.id)
-            return ["share": .string(zone.id), "photo": .string(photo.id)]
+            return ["id": .string(zone.id), "share": .string(zone.id), "photo": .string(photo.id)]
         }
         register(.shareSet) { args in
             let zone = try sharing.library.resolve(.share, try args.string("share"))
@@ -73,7 +73,7 @@ extension ControlRoutes {
         register(.shareStop) { args in
             let zone = try sharing.library.resolve(.share, try args.string("share"))
             try zone.store.stopShare(zone.id, purge: try args.bool("purge", default: false))
-            return ["share": .string(zone.id), "stopped": true]
+            return ["id": .string(zone.id), "share": .string(zone.id), "stopped": true]
         }
         register(.shareLeave) { args in
             let zone = try sharing.library.resolve(.share, try args.string("share"))
@@ -82,14 +82,17 @@ extension ControlRoutes {
                     .invalidArguments, "share.leave: you own this share; use share stop to end it")
             }
             try services.replication.engine.leave(zone: zone.id)
-            return ["share": .string(zone.id), "left": true]
+            return ["id": .string(zone.id), "share": .string(zone.id), "left": true]
         }
         register(.shareRevoke) { args in
             let zone = try sharing.library.resolve(.share, try args.string("share"))
             _ = try sharing.address()
             _ = try sharing.library.revokeInvitations(zone: zone.id)
             services.replication.engine.membershipRecordsChanged(zone: zone.id)
-            return ["share": .string(zone.id), "url": .string(try sharing.url(zone: zone.id).description)]
+            return [
+                "id": .string(zone.id), "share": .string(zone.id),
+                "url": .string(try sharing.url(zone: zone.id).description),
+            ]
         }
         register(.shareList) { args in
             let ended = try sharing.library.sharedStore.endedShares().map { sharing.json($0) }
@@ -112,7 +115,7 @@ extension ControlRoutes {
             let url = try ShareURL(parsing: try args.string("url"))
             let joined = try services.replication.engine.accept(url)
             return [
-                "share": .string(joined.zone), "title": .string(joined.title),
+                "id": .string(joined.zone), "share": .string(joined.zone), "title": .string(joined.title),
                 "permission": .string(joined.permission.rawValue),
                 "via": joined.via.map { .string($0.description) } ?? .null,
             ]

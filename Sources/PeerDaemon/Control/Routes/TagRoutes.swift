@@ -26,8 +26,8 @@ extension ControlRoutes {
             let after = try Self.photo(photo.id, in: library).tags
             let name = (before + after).first { $0.id == tag.id }?.name
             return [
-                "photo": .string(photo.id), "tag": .string(tag.id), "name": name.map(JSON.string) ?? .null,
-                "tagged": .bool(tagged),
+                "id": .string(tag.id), "photo": .string(photo.id), "tag": .string(tag.id),
+                "name": name.map(JSON.string) ?? .null, "tagged": .bool(tagged),
             ]
         }
         register(.tagRemove) { args in
@@ -37,7 +37,8 @@ extension ControlRoutes {
             let name = try Self.photo(photo.id, in: library).tags.first { $0.id == tag.id }?.name
             try photo.store.untag(photo: photo.id, tag: tag.id)
             return [
-                "photo": .string(photo.id), "tag": .string(tag.id), "name": name.map(JSON.string) ?? .null,
+                "id": .string(tag.id), "photo": .string(photo.id), "tag": .string(tag.id),
+                "name": name.map(JSON.string) ?? .null,
             ]
         }
         register(.tagList) { args in
