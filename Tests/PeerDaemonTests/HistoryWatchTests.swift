@@ -20,7 +20,8 @@ import Testing
         for entry in history {
             #expect(
                 entry.objectValue.map { Set($0.keys) } == [
-                    "token", "author", "store", "timestamp", "changes", "device",
+                    "token", "author", "store", "timestamp", "changes", "device", "device_name",
+                    "person_name",
                 ])
             #expect(entry["author"] == "local")
             #expect(entry["store"] == "private")

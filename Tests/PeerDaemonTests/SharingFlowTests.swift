@@ -48,6 +48,8 @@ import Testing
             #expect(try peer.sees() == ["beach.jpg": ["summer"]], "\(peer.name)")
         }
         let participants = try alice.share(share)["participants"]
+        // Every daemon here runs on one host: each device is named after it.
+        let host = try #require(try bob.json("id")["device_name"])
         #expect(
             participants
                 == .array(
@@ -55,12 +57,12 @@ import Testing
                         [
                             "peer_id": .string(bob.id), "person_id": .string(bob.person),
                             "devices": [.string(bob.id)], "permission": "read-write", "status": "accepted",
-                            "address": .string(bob.address),
+                            "address": .string(bob.address), "person_name": .null, "device_name": host,
                         ],
                         [
                             "peer_id": .string(carol.id), "person_id": .string(carol.person),
                             "devices": [.string(carol.id)], "permission": "read-only", "status": "accepted",
-                            "address": .string(carol.address),
+                            "address": .string(carol.address), "person_name": .null, "device_name": host,
                         ],
                     ].sorted { $0["peer_id"]!.stringValue! < $1["peer_id"]!.stringValue! }))
         let bobsShares = try bob.json("share", "list")
