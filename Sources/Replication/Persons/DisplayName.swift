@@ -13,7 +13,7 @@ public enum DisplayName {
 
     /// Nil when `name` may be written, else why not, in words a user can act on.
     public static func problem(with name: String) -> String? {
-        if name.isEmpty { return "is empty: give a name such as \"Alice\"" }
+        if name.isEmpty { return "is empty: give a name of 1 to \(maximumBytes) bytes" }
         if name.utf8.count > maximumBytes {
             return "is \(name.utf8.count) bytes long: at most \(maximumBytes) bytes"
         }
