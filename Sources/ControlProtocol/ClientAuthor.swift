@@ -1,3 +1,5 @@
+import Support
+
 /// The name a client gives itself (`peershare --author NAME`, the request's `author`), so
 /// that history records which application made each local change and another application
 /// can leave it out (`history --exclude-author NAME`), as the seed's multi-process apps do.
@@ -21,7 +23,7 @@ public enum ClientAuthor {
     /// `name` if it is a valid client name, else why not, in words a user can act on.
     public static func check(_ name: String) throws(ControlError) -> String {
         func refuse(_ why: String) -> ControlError {
-            ControlError(.invalidRequest, "author \(describe(name)) \(why)")
+            ControlError(.invalidRequest, "author \(PrintableText.quoted(name, limit: maxBytes)) \(why)")
         }
         guard !name.isEmpty else {
             throw ControlError(.invalidRequest, "author is empty: name the client, such as \"importer\"")
@@ -29,7 +31,7 @@ public enum ClientAuthor {
         guard name.utf8.count <= maxBytes else {
             throw refuse("is \(name.utf8.count) bytes long: at most \(maxBytes) bytes")
         }
-        guard name.unicodeScalars.allSatisfy(isPrintable) else {
+        guard PrintableText.isPrintable(name) else {
             throw refuse("holds a control or invisible character: use printable characters only")
         }
         guard name.first != " ", name.last != " " else {
@@ -42,25 +44,5 @@ public enum ClientAuthor {
                     + "for its own authors; choose another name")
         }
         return name
-    }
-
-    /// The name as an error message shows it: quoted, with control characters escaped.
-    private static func describe(_ name: String) -> String {
-        let shown = name.unicodeScalars.prefix(maxBytes).map { scalar in
-            isPrintable(scalar) ? String(scalar) : "\\u{\(String(scalar.value, radix: 16))}"
-        }
-        return "'" + shown.joined() + (name.unicodeScalars.count > maxBytes ? "…" : "") + "'"
-    }
-
-    /// Not a control, format, separator other than the space, or unassigned character.
-    private static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar == " " { return true }
-        switch scalar.properties.generalCategory {
-        case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator,
-            .spaceSeparator:
-            return false
-        default:
-            return true
-        }
     }
 }

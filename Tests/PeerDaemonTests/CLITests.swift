@@ -67,7 +67,11 @@ import Testing
         let personID = try #require(try daemon.json("id")["person_id"]?.stringValue)
         let id = try daemon.cli("id")
         #expect(id.status == 0)
-        #expect(id.stdout == "person ID  \(personID)\ndevice ID  \(peerID)\n")
+        let deviceName = try #require(try daemon.json("id")["device_name"]?.stringValue)
+        #expect(
+            id.stdout
+                == "person ID    \(personID)\ndevice ID    \(peerID)\nperson name  -\ndevice name  \(deviceName)\n"
+        )
         let status = try daemon.cli("status")
         #expect(status.status == 0)
         #expect(
@@ -84,7 +88,7 @@ import Testing
     @Test(arguments: [
         (
             ["frob"],
-            "unknown command 'frob': the commands are accept, backup, completion, device, doctor, help, history, id, pause, peers, "
+            "unknown command 'frob': the commands are accept, backup, completion, device, doctor, help, history, id, name, pause, peers, "
                 + "photo, ping, rate, rating, resume, share, status, sync, tag, watch (see 'peershare --help')"
         ),
         (["shre", "list"], "unknown command 'shre': did you mean 'share'? (see 'peershare --help')"),

@@ -37,7 +37,7 @@ import Testing
                         "code": "unknown_command",
                         "message": .string(
                             "unknown command 'photo.frobnicate': the commands are accept, backup, device.join, "
-                                + "device.link, device.list, device.remove, device.rename, doctor, history, id, pause, "
+                                + "device.link, device.list, device.remove, device.rename, doctor, history, id, name.set, pause, "
                                 + "peers, photo.add, photo.delete, photo.export, photo.list, photo.rename, "
                                 + "photo.show, ping, rate, rating.delete, rating.list, resume, share.add, "
                                 + "share.approve, share.create, share.deny, share.dismiss, share.invite, share.keep, "
@@ -119,7 +119,8 @@ import Testing
         let directory = try TestDirectory()
         let daemon = try DaemonProcess.startReady(in: directory)
         let id = try daemon.json("id")
-        #expect(id.objectValue.map { Set($0.keys) } == ["peer_id", "person_id"])
+        #expect(
+            id.objectValue.map { Set($0.keys) } == ["peer_id", "person_id", "person_name", "device_name"])
         let peerID = try #require(id["peer_id"]?.stringValue)
         #expect(peerID.count == 63)
 
@@ -127,7 +128,8 @@ import Testing
         let keys = try #require(status.objectValue.map { Set($0.keys) })
         #expect(
             keys == [
-                "peer_id", "person_id", "listen", "advertise", "advertise_all", "control_socket", "state_dir",
+                "peer_id", "person_id", "person_name", "device_name", "listen", "advertise", "advertise_all",
+                "control_socket", "state_dir",
                 "config_file", "pid",
                 "uptime", "uptime_seconds",
                 "log_level", "version", "watchers", "zones", "photos", "tags", "discovery",

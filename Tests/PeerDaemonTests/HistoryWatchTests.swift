@@ -20,7 +20,8 @@ import Testing
         for entry in history {
             #expect(
                 entry.objectValue.map { Set($0.keys) } == [
-                    "id", "token", "author", "store", "timestamp", "changes", "device",
+                    "id", "token", "author", "store", "timestamp", "changes", "device", "device_name",
+                    "person_name",
                 ])
             #expect(entry["author"] == "local")
             #expect(entry["store"] == "private")
@@ -72,12 +73,12 @@ import Testing
             data["changes"] == [
                 ["entity": "photo", "id": .string(photo), "type": "insert", "zone": "default"]
             ])
-        // The event is the history entry, but for `device` (which only `history` adds).
+        // The event is the history entry, but for the names (which only `history` adds).
         guard case .object(var entry)? = try daemon.json("history")[0] else {
             Issue.record("no history entry")
             return
         }
-        #expect(entry.removeValue(forKey: "device") != nil)
+        for key in ["device", "device_name", "person_name"] { #expect(entry.removeValue(forKey: key) != nil) }
         #expect(data == .object(entry))
 
         try waitUntil("the history line in:\n\(human.stdout)") { human.stdout.hasSuffix("\n") }

@@ -33,34 +33,41 @@ import Testing
         #expect(
             invited
                 == [
-                    "share": .string(share), "peer_id": .string(bob.person), "person_id": .null,
-                    "permission": "read-write", "status": "pending",
+                    "id": .string(bob.person), "share": .string(share), "peer_id": .string(bob.person),
+                    "person_id": .null, "permission": "read-write", "status": "pending",
                 ])
         _ = try alice.json("share", "invite", String(share.prefix(8)), carol.id)
         #expect(
             try bob.cli("accept", url).stdout == "joined \"Holidays\" (read-write), share \(share)\n")
         #expect(
             try carol.json("accept", url) == [
-                "share": .string(share), "title": "Holidays", "permission": "read-only", "via": .null,
+                "id": .string(share), "share": .string(share), "title": "Holidays", "permission": "read-only",
+                "via": .null,
             ])
         try peers.settleAddresses(of: share)
         for peer in peers.everyone {
             #expect(try peer.sees() == ["beach.jpg": ["summer"]], "\(peer.name)")
         }
         let participants = try alice.share(share)["participants"]
+        // Every daemon here runs on one host: each device is named after it.
+        let host = try #require(try bob.json("id")["device_name"])
         #expect(
             participants
                 == .array(
                     [
                         [
-                            "peer_id": .string(bob.id), "person_id": .string(bob.person),
+                            "id": .string(bob.id), "peer_id": .string(bob.id),
+                            "person_id": .string(bob.person),
+                            "person_name": .null, "device_name": .null,
                             "devices": [.string(bob.id)], "permission": "read-write", "status": "accepted",
-                            "address": .string(bob.address),
+                            "address": .string(bob.address), "person_name": .null, "device_name": host,
                         ],
                         [
-                            "peer_id": .string(carol.id), "person_id": .string(carol.person),
+                            "id": .string(carol.id), "peer_id": .string(carol.id),
+                            "person_id": .string(carol.person),
+                            "person_name": .null, "device_name": .null,
                             "devices": [.string(carol.id)], "permission": "read-only", "status": "accepted",
-                            "address": .string(carol.address),
+                            "address": .string(carol.address), "person_name": .null, "device_name": host,
                         ],
                     ].sorted { $0["peer_id"]!.stringValue! < $1["peer_id"]!.stringValue! }))
         let bobsShares = try bob.json("share", "list")

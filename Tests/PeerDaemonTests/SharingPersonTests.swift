@@ -37,16 +37,19 @@ import Testing
                 ))
         _ = try bob.json("accept", url)
         try peers.settleAddresses(of: share)
+        let bobsDevice = try #require(try bob.json("id")["device_name"]?.stringValue)
         let accepted: JSON = [
             "peer_id": .string(bob.id), "person_id": .string(bob.person), "devices": [.string(bob.id)],
             "permission": "read-only", "status": "accepted", "address": .string(bob.address),
+            "person_name": .null, "device_name": .string(bobsDevice),
         ]
         #expect(try alice.share(share)["participants"] == [accepted])
         #expect(try bob.sees() == ["beach.jpg": ["summer"]])
         #expect(try carol.sees() == [:])
         #expect(
             try alice.cli("share", "show", share).stdout.contains(
-                "\n  person \(bob.person) (device \(bob.id.prefix(7)))  read-only  accepted"))
+                "\n  person \(bob.person) (device \(bob.id.prefix(7)) \"\(bobsDevice)\")  read-only  accepted"
+            ))
 
         // Read-only until the owner raises the person (by a prefix of the person ID).
         #expect(try bob.refusal("tag", "add", beach, "sea").code == "permission_denied")

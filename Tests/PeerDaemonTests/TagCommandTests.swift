@@ -109,16 +109,35 @@ import Testing
         let five = try #require(
             try f.daemon.cli("rate", String(f.a.prefix(8)), "5").stdout.split(separator: "\n").first)
         let ratings = try #require(try f.daemon.json("rating", "list", f.a).arrayValue)
+        /// A rating as `photo show` lists it: its ID and value (`rating list` adds who rated).
+        func idAndValue(_ rating: JSON) -> JSON {
+            ["id": rating["id"] ?? .null, "value": rating["value"] ?? .null]
+        }
         #expect(
-            Set(ratings) == [["id": .string(four), "value": 4], ["id": .string(String(five)), "value": 5]])
-        #expect(Set(try f.daemon.json("photo", "show", f.a)["ratings"]?.arrayValue ?? []) == Set(ratings))
+            Set(ratings.map(idAndValue))
+                == [["id": .string(four), "value": 4], ["id": .string(String(five)), "value": 5]])
+        #expect(
+            Set(try f.daemon.json("photo", "show", f.a)["ratings"]?.arrayValue ?? [])
+                == Set(ratings.map(idAndValue)))
+        // Who rated: this device, by the name its person's list gives it.
+        let me = try f.daemon.json("id")
+        let host = try #require(me["device_name"]?.stringValue)
+        for rating in ratings {
+            #expect(rating["rater_id"] == me["peer_id"] && rating["rater_person_id"] == me["person_id"])
+            #expect(rating["rater_name"] == .string(host) && rating["rater_person_name"] == .null)
+        }
         #expect(try f.daemon.json("rating", "list", f.b) == [])
         #expect(try f.daemon.cli("rating", "list", f.b).stdout == "no ratings\n")
 
         #expect(
             try f.daemon.cli("rating", "delete", String(four.prefix(8))).stdout
                 == "deleted rating \(four.prefix(8))\n")
-        #expect(try f.daemon.json("rating", "list", f.a) == [["id": .string(String(five)), "value": 5]])
-        #expect(try f.daemon.cli("rating", "list", f.a).stdout == "ID        VALUE\n\(five.prefix(8))  5\n")
+        #expect(
+            try f.daemon.json("rating", "list", f.a).arrayValue?.map(idAndValue) == [
+                ["id": .string(String(five)), "value": 5]
+            ])
+        #expect(
+            try f.daemon.cli("rating", "list", f.a).stdout
+                == "ID        VALUE  RATED BY\n\(five.prefix(8))  5      \(host)\n")
     }
 }

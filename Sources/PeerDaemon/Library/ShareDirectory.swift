@@ -169,6 +169,8 @@ struct ShareDirectory: Sendable {
                 }
             myPermission = own?.permission.rawValue ?? "none"
         }
+        let names = DisplayNames(library.privateStore)
+        let owner = names.of(share.owner, person: share.ownerPerson)
         /// A person's current devices, as far as this device knows its list.
         func devices(of person: PersonID?) -> JSON {
             guard let person, let devices = groups.current[person] else { return .array([]) }
@@ -180,13 +182,18 @@ struct ShareDirectory: Sendable {
             "owner": .string(share.owner.description),
             "owner_person_id": share.ownerPerson.map { .string($0.description) } ?? .null,
             "owner_devices": devices(of: share.ownerPerson),
+            "owner_person_name": owner.personName.map(JSON.string) ?? .null,
+            "owner_device_name": owner.deviceName.map(JSON.string) ?? .null,
             "permission": .string(myPermission),
             "public_permission": .string(share.publicPermission.rawValue), "stopped": .bool(share.stopped),
             "participants": .array(
                 share.participants.map {
-                    [
+                    let member = names.of($0.peer, person: $0.person)
+                    return [
                         "id": .string($0.peer.description), "peer_id": .string($0.peer.description),
                         "person_id": $0.person.map { .string($0.description) } ?? .null,
+                        "person_name": member.personName.map(JSON.string) ?? .null,
+                        "device_name": member.deviceName.map(JSON.string) ?? .null,
                         "devices": devices(of: $0.person),
                         "permission": .string($0.permission.rawValue),
                         "status": .string($0.status.rawValue),

@@ -1,4 +1,5 @@
 import ControlProtocol
+import Support
 
 /// Small helpers formatters share, so every command prints results the same way.
 enum Formatting {
@@ -53,6 +54,25 @@ enum Formatting {
         if let string = value.stringValue { return string }
         if value == .null { return "-" }
         return JSONLine.string(value)
+    }
+
+    /// A display name a peer gave itself, safe to print: nil when there is none, control and
+    /// invisible characters shown as `?` (a name could otherwise drive the terminal).
+    static func name(_ value: JSON?) -> String? {
+        guard let name = value?.stringValue, !name.isEmpty else { return nil }
+        return String(
+            String.UnicodeScalarView(name.unicodeScalars.map { PrintableText.isPrintable($0) ? $0 : "?" }))
+    }
+
+    /// Who a device is, by the names its person's list gives: "Bob (laptop)", "Bob",
+    /// "laptop", or "-" with neither.
+    static func who(person: JSON?, device: JSON?) -> String {
+        switch (name(person), name(device)) {
+        case (let person?, let device?): "\(person) (\(device))"
+        case (let person?, nil): person
+        case (nil, let device?): device
+        case (nil, nil): "-"
+        }
     }
 
     /// Seconds as `1d 2h 3m 4s`, dropping leading zero units.

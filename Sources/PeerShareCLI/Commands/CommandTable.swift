@@ -6,5 +6,6 @@ enum CommandTable {
     static let all: [CommandSpec] =
         DaemonCommands.commands + PhotoCommands.commands + TagCommands.commands + RatingCommands.commands
         + HistoryCommands.commands + WatchCommands.commands + ShareCommands.commands + PeerCommands.commands
-        + DeviceCommands.commands + BackupCommands.commands + DoctorCommands.commands + LocalCommands.commands
+        + DeviceCommands.commands + NameCommands.commands + BackupCommands.commands + DoctorCommands.commands
+        + LocalCommands.commands
 }

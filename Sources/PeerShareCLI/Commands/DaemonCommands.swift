@@ -14,6 +14,8 @@ enum DaemonCommands {
                 Formatting.table([
                     ("person ID", Formatting.text(result["person_id"])),
                     ("device ID", Formatting.text(result["peer_id"])),
+                    ("person name", Formatting.name(result["person_name"]) ?? "-"),
+                    ("device name", Formatting.name(result["device_name"]) ?? "-"),
                 ])
             })),
         CommandSpec(
@@ -28,6 +30,7 @@ enum DaemonCommands {
             ("person ID", Formatting.text(result["person_id"])),
             ("listen", Formatting.text(result["listen"])),
             ("advertise", advertised(result)),
+            ("names", Formatting.who(person: result["person_name"], device: result["device_name"])),
             ("control socket", Formatting.text(result["control_socket"])),
             ("state dir", Formatting.text(result["state_dir"])),
             ("pid", Formatting.text(result["pid"])),

@@ -60,12 +60,13 @@ enum PeerCommands {
         let peers = result.arrayValue ?? []
         guard !peers.isEmpty else { return "no peers" }
         return Formatting.columns(
-            ["PEER", "STATE", "IN SYNC", "LAST SEEN", "IN", "OUT", "ADDRESS"],
+            ["PEER", "NAME", "STATE", "IN SYNC", "LAST SEEN", "IN", "OUT", "ADDRESS"],
             peers.map { peer in
                 let state =
                     peer["paused"] == true ? "paused" : (peer["connected"] == true ? "connected" : "offline")
                 return [
-                    Formatting.text(peer["peer_id"]).prefix(15).description, state,
+                    Formatting.text(peer["peer_id"]).prefix(15).description,
+                    Formatting.who(person: peer["person_name"], device: peer["device_name"]), state,
                     peer["in_sync"] == true ? "yes" : "no", ago(peer["last_seen"]?.stringValue),
                     Formatting.bytes(peer["bytes_in"]?.intValue ?? 0),
                     Formatting.bytes(peer["bytes_out"]?.intValue ?? 0),

@@ -18,9 +18,12 @@ enum RatingCommands {
                 let ratings = result.arrayValue ?? []
                 guard !ratings.isEmpty else { return "no ratings" }
                 return Formatting.columns(
-                    ["ID", "VALUE"],
+                    ["ID", "VALUE", "RATED BY"],
                     ratings.map {
-                        [Formatting.shortID(Formatting.text($0["id"])), Formatting.text($0["value"])]
+                        [
+                            Formatting.shortID(Formatting.text($0["id"])), Formatting.text($0["value"]),
+                            Formatting.who(person: $0["rater_person_name"], device: $0["rater_name"]),
+                        ]
                     })
             })),
         CommandSpec(

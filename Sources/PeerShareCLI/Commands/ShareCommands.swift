@@ -190,7 +190,7 @@ enum ShareCommands {
             "share       \(Formatting.text(share["share"]))",
             "title       \(Formatting.text(share["title"]))",
             "role        \(Formatting.text(share["role"]))\(status(share))",
-            "owner       \(member(person: share["owner_person_id"], device: share["owner"], all: share["owner_devices"]))",
+            "owner       \(member(person: share["owner_person_id"], device: share["owner"], all: share["owner_devices"], names: (share["owner_person_name"], share["owner_device_name"])))",
             "public      \(Formatting.text(share["public_permission"]))",
         ]
         if share["url"] != nil { lines.append("url         \(Formatting.text(share["url"]))") }
@@ -214,18 +214,26 @@ enum ShareCommands {
         lines.append(participants.isEmpty ? "participants none" : "participants")
         for p in participants {
             lines.append(
-                "  \(member(person: p["person_id"], device: p["peer_id"], all: p["devices"]))  \(Formatting.text(p["permission"]))  "
+                "  \(member(person: p["person_id"], device: p["peer_id"], all: p["devices"], names: (p["person_name"], p["device_name"])))  \(Formatting.text(p["permission"]))  "
                     + Formatting.text(p["status"]))
         }
         return lines.joined(separator: "\n")
     }
 
     /// "person P (devices D1, D2)" once the person is known (its current devices, else the
-    /// device the record is under), else the ID the record is under.
-    private static func member(person: JSON?, device: JSON?, all: JSON? = nil) -> String {
-        guard let person = person?.stringValue else { return Formatting.text(device) }
+    /// device the record is under), else the ID the record is under; with the names its list
+    /// gives, "Bob (person P, device D \"laptop\")".
+    private static func member(
+        person: JSON?, device: JSON?, all: JSON? = nil, names: (person: JSON?, device: JSON?) = (nil, nil)
+    ) -> String {
+        let deviceName = Formatting.name(names.device).map { " \"\($0)\"" } ?? ""
+        guard let person = person?.stringValue else { return Formatting.text(device) + deviceName }
         let devices = (all?.arrayValue ?? []).compactMap { $0.stringValue.map { String($0.prefix(7)) } }
-        if devices.count > 1 { return "person \(person) (devices \(devices.joined(separator: ", ")))" }
-        return "person \(person) (device \(Formatting.text(device).prefix(7)))"
+        let shown =
+            devices.count > 1
+            ? "devices \(devices.joined(separator: ", "))"
+            : "device \(Formatting.text(device).prefix(7))\(deviceName)"
+        guard let name = Formatting.name(names.person) else { return "person \(person) (\(shown))" }
+        return "\(name) (person \(person), \(shown))"
     }
 }

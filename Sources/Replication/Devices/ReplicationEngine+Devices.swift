@@ -67,11 +67,16 @@ extension ReplicationEngine {
         try signOntoOwnList(.rename(device: device, name: name), about: device)
     }
 
-    /// Signs `action` about `device`, one on the list, onto this person's list with this
-    /// device's key, keeps it, and shows the new list to the peers connected.
-    private func signOntoOwnList(_ action: DeviceListEntry.Action, about device: PeerID) throws {
+    /// Names this person (`peershare name set`): every peer holding its list shows it.
+    public func setPersonName(_ name: String) throws {
+        try signOntoOwnList(.personName(name: name), about: nil)
+    }
+
+    /// Signs `action` (about `device`, one on the list, if any) onto this person's list with
+    /// this device's key, keeps it, and shows the new list to the peers connected.
+    private func signOntoOwnList(_ action: DeviceListEntry.Action, about device: PeerID?) throws {
         var list = try LocalPerson.current(in: library.privateStore)
-        guard list.isOnList(device) else {
+        if let device, !list.isOnList(device) {
             throw DeviceLinkError.refused(
                 code: "unknown_device", message: "\(device.short) is not one of your devices")
         }

@@ -103,6 +103,10 @@ public struct DeviceList: Sendable {
     /// The devices on the list, most senior first (see `DeviceListResolution`).
     public var devices: [Device] { DeviceListResolution(self).devices }
 
+    /// The person's display name: its newest naming that no other follows (nil when it has
+    /// never been named; see `DeviceListResolution`).
+    public var personName: String? { DeviceListResolution(self).personName }
+
     /// Whether `device` is on the list now.
     public func isOnList(_ device: PeerID) -> Bool { devices.contains { $0.id == device } }
 
@@ -142,6 +146,7 @@ public struct DeviceList: Sendable {
             guard state.added[device] != nil, !state.removed.contains(device) else {
                 throw .deviceNotOnTheList(device)
             }
+        case .personName: break
         }
     }
 

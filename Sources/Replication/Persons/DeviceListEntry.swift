@@ -1,8 +1,8 @@
 import Store
 import Support
 
-/// One signed entry of a person's device list: the founding, or the addition, renaming or
-/// removal of a device, signed by a device already on the list.
+/// One signed entry of a person's device list: the founding, the addition, renaming or
+/// removal of a device, or the naming of the person, signed by a device already on the list.
 ///
 /// Why: a person's devices must agree on which devices are theirs without a server, and
 /// any peer must be able to check that agreement. Each entry names the entries it was
@@ -17,6 +17,9 @@ public struct DeviceListEntry: Hashable, Sendable {
         case add(certificate: [UInt8], name: String)
         case rename(device: PeerID, name: String)
         case remove(device: PeerID)
+        /// Names the person: its display name (new with issue 15; a release before it refuses
+        /// a list holding one). Display only: never used to decide who may do what.
+        case personName(name: String)
     }
 
     /// The format of the signed bytes; a newer one is refused, not guessed at.
@@ -89,6 +92,8 @@ public struct DeviceListEntry: Hashable, Sendable {
             writer.write(name)
         case .remove(let device):
             writer.write(device)
+        case .personName(let name):
+            writer.write(name)
         }
         writer.write(signer)
         return writer.bytes
@@ -128,6 +133,10 @@ public struct DeviceListEntry: Hashable, Sendable {
                 name: try reader.readString("device name", maximumBytes: Self.maximumNameBytes))
         case 4:
             action = .remove(device: try reader.readPeerID("removed device"))
+        case 5:
+            let name = try reader.readString("person name", maximumBytes: Self.maximumNameBytes)
+            guard !name.isEmpty else { throw .invalidValue(field: "person name", reason: "empty") }
+            action = .personName(name: name)
         default:
             throw .invalidValue(field: "device list action", reason: "unknown action \(code)")
         }
@@ -146,6 +155,7 @@ extension DeviceListEntry.Action {
         case .add: 2
         case .rename: 3
         case .remove: 4
+        case .personName: 5
         }
     }
 

@@ -14,8 +14,13 @@ import Store
 ///   device (added nearest the founding, then the smaller ID) takes effect.
 /// - Devices added by entries that are not voided, and not removed by a removal that took
 ///   effect, are on the list. A removed device stays removed.
+/// - A device's name, and the person's, is that of its newest naming among the entries not
+///   voided: the namings no other naming follows, then the latest `createdAt`, then the
+///   greatest hash (concurrent namings pick the same one everywhere).
 struct DeviceListResolution {
     let devices: [Device]
+    /// The person's display name; nil until a device names it.
+    let personName: String?
 
     init(_ list: DeviceList) {
         var depth: [[UInt8]: Int] = [:]
@@ -92,13 +97,7 @@ struct DeviceListResolution {
                 default: $0.action.addedDevice?.id == added.id
                 }
             }
-            let latest = namings.filter { n in
-                !namings.contains { $0 != n && list.isInPast(n.hash, of: $0.hash) }
-            }
-            .max { a, b in
-                a.createdAt != b.createdAt
-                    ? a.createdAt < b.createdAt : a.hash.lexicographicallyPrecedes(b.hash)
-            }!
+            let latest = Self.newest(namings, in: list)!
             let name: String =
                 switch latest.action {
                 case .rename(_, let newName): newName
@@ -109,5 +108,20 @@ struct DeviceListResolution {
             result.append(Device(id: added.id, name: name, certificate: added.certificate, depth: shallowest))
         }
         devices = result.sorted { senior($0.id, $1.id) }
+        let personNamings = valid.filter { if case .personName = $0.action { true } else { false } }
+        personName = Self.newest(personNamings, in: list).flatMap { entry in
+            if case .personName(let name) = entry.action { name } else { nil }
+        }
+    }
+
+    /// The naming no other of `namings` follows; among several (written concurrently), the
+    /// latest by its signer's clock, then by hash. Nil for none.
+    private static func newest(_ namings: [DeviceListEntry], in list: DeviceList) -> DeviceListEntry? {
+        namings.filter { n in
+            !namings.contains { $0 != n && list.isInPast(n.hash, of: $0.hash) }
+        }
+        .max { a, b in
+            a.createdAt != b.createdAt ? a.createdAt < b.createdAt : a.hash.lexicographicallyPrecedes(b.hash)
+        }
     }
 }

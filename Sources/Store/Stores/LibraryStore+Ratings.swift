@@ -19,6 +19,24 @@ extension LibraryStore {
         return try read { db in try liveRatings(ofPhoto: photo, db) }
     }
 
+    /// The device that wrote each live rating of `photo`, by rating ID: the writer of the
+    /// rating's photo field, which is set once, when the rating is made (SPEC §15, who rated).
+    public func raters(ofPhoto photo: String) throws -> [String: PeerID] {
+        try read { db in
+            var raters: [String: PeerID] = [:]
+            try db.forEach(
+                """
+                SELECT r.id, s.peer FROM ratings r
+                JOIN stamps s ON s.entity = ? AND s.object = r.id AND s.field = ?
+                WHERE r.photo_id = ? AND r.deleted = 0
+                """, Int(Entity.rating.rawValue), Int(RatingField.photo.code), photo
+            ) { row in
+                if let peer = peer(numbered: row.int64(1), db) { raters[row.string(0)] = peer }
+            }
+            return raters
+        }
+    }
+
     public func deleteRating(_ id: String) throws {
         let zone = try read { db in
             try db.first(

@@ -8,10 +8,12 @@ extension ControlRoutes {
             return ["pong": true]
         }
         register(.id) { args in
-            return [
+            var answer: [String: JSON] = [
                 "peer_id": .string(services.state.peerID.description),
                 "person_id": try Self.person(services),
             ]
+            answer.merge(Self.ownNames(services)) { _, new in new }
+            return .object(answer)
         }
         register(.status) { args in
             return try Self.status(services)
@@ -23,7 +25,7 @@ extension ControlRoutes {
         let settings = state.settings
         let zones = try ZoneSummary.all(in: services.library)
         let advertised = state.advertiseAddresses.map { JSON.string($0.description) }
-        return [
+        var answer: [String: JSON] = [
             "peer_id": .string(state.peerID.description),
             "person_id": try Self.person(services),
             "listen": .string(state.listenAddress.description),
@@ -43,6 +45,18 @@ extension ControlRoutes {
             "photos": .int(zones.reduce(0) { $0 + $1.photos }),
             "tags": .int(zones.reduce(0) { $0 + $1.tags }),
             "discovery": discoveryJSON(services.replication.discovery),
+        ]
+        answer.merge(ownNames(services)) { _, new in new }
+        return .object(answer)
+    }
+
+    /// `person_name` (null until `name set`) and `device_name`, from this person's list.
+    private static func ownNames(_ services: DaemonServices) -> [String: JSON] {
+        let list = try? LocalPerson.current(in: services.library.privateStore)
+        let device = list?.devices.first { $0.id == services.state.peerID }
+        return [
+            "person_name": list?.personName.map(JSON.string) ?? .null,
+            "device_name": device.map { .string($0.name) } ?? .null,
         ]
     }
 

@@ -44,12 +44,7 @@ extension ControlRoutes {
             let list = try Self.localList(engine)
             let reference = try args.string("device")
             let device = try PeerReference.resolve(reference, among: list.devices.map(\.id), kind: "device")
-            let name = try args.string("name")
-            guard !name.isEmpty, name.utf8.count <= DeviceListEntry.maximumNameBytes else {
-                throw ControlError(
-                    .invalidArguments,
-                    "a device name is 1 to \(DeviceListEntry.maximumNameBytes) bytes; '\(name)' is not")
-            }
+            let name = try Self.displayName(try args.string("name"), of: "a device name")
             try engine.renameDevice(device, to: name)
             return [
                 "id": .string(device.description), "device_id": .string(device.description),

@@ -18,6 +18,7 @@ extension ControlRoutes {
                 throw ControlError(.invalidArguments, "history: limit must be from 1 to 100000, not \(limit)")
             }
             let names = Self.deviceNames(library)
+            let displayNames = DisplayNames(library.privateStore)
             let excluded = try args.optionalString("exclude_author").map { text throws(ControlError) in
                 try Self.author(text, names: names, local: library.localPeer)
             }
@@ -36,6 +37,10 @@ extension ControlRoutes {
                 ordered.prefix(limit).map { entry in
                     guard case .object(var fields) = entry.json else { return entry.json }
                     fields["device"] = Self.device(of: entry, names: names, local: library.localPeer)
+                    // The device's and its person's display names, whoever's they are (SPEC §15).
+                    let who = Self.deviceID(of: entry, local: library.localPeer).map { displayNames.of($0) }
+                    fields["device_name"] = who?.deviceName.map(JSON.string) ?? .null
+                    fields["person_name"] = who?.personName.map(JSON.string) ?? .null
                     return .object(fields)
                 })
         }
@@ -83,9 +88,11 @@ extension ControlRoutes {
     /// The name of the device that made `entry`'s changes, when it is one of this person's:
     /// this device for its own transactions, the peer for what a sync brought.
     private static func device(of entry: HistoryEntry, names: [PeerID: String], local: PeerID) -> JSON {
-        let device: PeerID? =
-            entry.author.hasPrefix("sync:")
-            ? try? PeerID(parsing: String(entry.author.dropFirst(5))) : local
-        return device.flatMap { names[$0] }.map(JSON.string) ?? .null
+        deviceID(of: entry, local: local).flatMap { names[$0] }.map(JSON.string) ?? .null
+    }
+
+    /// The device that made `entry`'s changes: this one, or the peer a sync brought them from.
+    private static func deviceID(of entry: HistoryEntry, local: PeerID) -> PeerID? {
+        entry.author.hasPrefix("sync:") ? try? PeerID(parsing: String(entry.author.dropFirst(5))) : local
     }
 }

@@ -8,7 +8,8 @@ extension ControlRoutes {
     mutating func registerPeers(_ services: DaemonServices) {
         let engine = services.replication.engine
         register(.peers) { args in
-            return .array(engine.peers().map(\.json))
+            let names = DisplayNames(engine.library.privateStore)
+            return .array(engine.peers().map { $0.json(names.of($0.peer)) })
         }
         register(.sync) { args in
             engine.syncNow()
@@ -65,10 +66,13 @@ extension ControlRoutes {
 }
 
 extension PeerStatus {
-    /// The `peers` JSON of one peer.
-    var json: JSON {
+    /// The `peers` JSON of one peer, with its names as its person's signed list gives them.
+    func json(_ names: DisplayNames.Names) -> JSON {
         [
             "id": .string(peer.description), "peer_id": .string(peer.description),
+            "person_id": names.person.map { .string($0.description) } ?? .null,
+            "device_name": names.deviceName.map(JSON.string) ?? .null,
+            "person_name": names.personName.map(JSON.string) ?? .null,
             "address": address.map { .string($0.description) } ?? .null,
             "connected": .bool(connected), "paused": .bool(paused),
             "last_seen": JSONTime.json(milliseconds: lastSeen),

@@ -16,6 +16,7 @@ extension ControlRoutes {
         routes.registerShareRequests(services)
         routes.registerPeers(services)
         routes.registerDevices(services)
+        routes.registerNames(services)
         routes.registerBackup(services)
         routes.registerDoctor(services)
         return routes
