@@ -39,8 +39,8 @@ import Testing
         try peers.settleAddresses(of: share)
         let bobsDevice = try #require(try bob.json("id")["device_name"]?.stringValue)
         let accepted: JSON = [
-            "peer_id": .string(bob.id), "person_id": .string(bob.person), "devices": [.string(bob.id)],
-            "permission": "read-only", "status": "accepted", "address": .string(bob.address),
+            "id": .string(bob.id), "peer_id": .string(bob.id), "person_id": .string(bob.person),
+            "devices": [.string(bob.id)], "permission": "read-only", "status": "accepted", "address": .string(bob.address),
             "person_name": .null, "device_name": .string(bobsDevice),
         ]
         #expect(try alice.share(share)["participants"] == [accepted])
