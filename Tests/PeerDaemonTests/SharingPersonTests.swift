@@ -40,7 +40,8 @@ import Testing
         let bobsDevice = try #require(try bob.json("id")["device_name"]?.stringValue)
         let accepted: JSON = [
             "id": .string(bob.id), "peer_id": .string(bob.id), "person_id": .string(bob.person),
-            "devices": [.string(bob.id)], "permission": "read-only", "status": "accepted", "address": .string(bob.address),
+            "devices": [.string(bob.id)], "permission": "read-only", "status": "accepted",
+            "address": .string(bob.address),
             "person_name": .null, "device_name": .string(bobsDevice),
         ]
         #expect(try alice.share(share)["participants"] == [accepted])
