@@ -96,7 +96,7 @@ import Testing
                 + "discovery_interval, "
                 + "discovery_port, doctor_min_free_bytes, handshake_timeout, listen, local_discovery, log_level, "
                 + "max_clock_ahead_seconds, max_control_connections, max_control_line_bytes, max_frame_bytes, "
-                + "max_guest_connections, max_incoming_handshakes, max_mesh_dials, max_name_bytes, max_photo_bytes, "
+                + "max_guest_connections, max_incoming_handshakes, max_join_requests, max_mesh_dials, max_name_bytes, max_photo_bytes, "
                 + "max_thumbnail_bytes, share_url_members, state_dir\n")
         #expect(daemon.notify.messages.isEmpty)
     }

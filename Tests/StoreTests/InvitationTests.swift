@@ -78,3 +78,41 @@ import Testing
         #expect(try pair.participant.shared.departures(toldTo: pair.owner.peer).isEmpty)
     }
 }
+
+/// Join requests on the owner's side: kept once each, denied ones remembered, and no more
+/// than `max_join_requests` waiting.
+@Suite struct JoinRequestStoreTests {
+    @Test func requestsAreKeptOnceDeniedOnesStayDeniedAndTheLimitHolds() throws {
+        let owner = try TestLibrary(limits: StoreLimits(maxJoinRequests: 2))
+        let photo = try owner.addPhoto("beach.jpg")
+        let zone = try owner.priv.createShare(photo: photo, title: "Holidays", publicPermission: .none)
+        let (first, second, third) = (randomPeer(), randomPeer(), randomPeer())
+        for peer in [first, first, second] {
+            #expect(throws: StoreError.self) {
+                try owner.priv.admit(peer: peer, zone: zone, tokenIsValid: true)
+            }
+        }
+        #expect(
+            try owner.priv.pendingJoinRequests(zone: zone).map(\.device).sorted() == [first, second].sorted())
+        #expect(
+            throws: StoreError.permissionDenied(
+                "this share is private and 2 requests to join it are waiting already: the owner must invite "
+                    + "your peer ID (\(third))")
+        ) { try owner.priv.admit(peer: third, zone: zone, tokenIsValid: true) }
+
+        let request = try #require(
+            try owner.priv.pendingJoinRequests(zone: zone).first { $0.device == first })
+        try owner.priv.denyJoinRequest(request)
+        #expect(
+            throws: StoreError.permissionDenied(
+                "the owner declined your request to join this share: they must invite your peer ID (\(first))"
+            )
+        ) { try owner.priv.admit(peer: first, zone: zone, tokenIsValid: true) }
+        #expect(try owner.priv.pendingJoinRequests(zone: zone).map(\.device) == [second])
+
+        let other = try #require(try owner.priv.pendingJoinRequests(zone: zone).first)
+        try owner.priv.approveJoinRequest(other, permission: .readWrite)
+        #expect(try owner.priv.pendingJoinRequests(zone: zone) == [])
+        #expect(try owner.priv.admit(peer: second, zone: zone, tokenIsValid: true) == .readWrite)
+    }
+}

@@ -58,12 +58,14 @@ struct DaemonLimits: Sendable, Equatable {
     var discoveryInterval: Duration = .seconds(30)
     /// Free space on the state directory's file system under which `doctor` warns.
     var doctorMinFreeBytes = 1 << 30
+    /// Requests to join one private share (uninvited accepts) kept waiting for the owner.
+    var maxJoinRequests = 64
 
     /// The limits the stores enforce, which they read once when they open.
     var store: StoreLimits {
         StoreLimits(
             maxNameBytes: maxNameBytes, maxPhotoBytes: Int64(maxPhotoBytes),
             maxThumbnailBytes: maxThumbnailBytes,
-            maxClockAheadMilliseconds: UInt64(maxClockAheadSeconds) * 1000)
+            maxClockAheadMilliseconds: UInt64(maxClockAheadSeconds) * 1000, maxJoinRequests: maxJoinRequests)
     }
 }

@@ -37,6 +37,7 @@ struct ReloadPlan: Equatable {
     private static let storeLimits: [(String, WritableKeyPath<DaemonLimits, Int> & Sendable)] = [
         ("max_name_bytes", \.maxNameBytes), ("max_photo_bytes", \.maxPhotoBytes),
         ("max_thumbnail_bytes", \.maxThumbnailBytes), ("max_clock_ahead_seconds", \.maxClockAheadSeconds),
+        ("max_join_requests", \.maxJoinRequests),
     ]
 
     /// Durations the replication engine and local discovery read once, when they start.

@@ -55,6 +55,7 @@ enum SettingsTable {
         count("max_incoming_handshakes", \.maxIncomingHandshakes, min: 1, max: 4096),
         count("max_guest_connections", \.maxGuestConnections, min: 1, max: 4096),
         count("max_mesh_dials", \.maxMeshDials, min: 0, max: 1024),
+        count("max_join_requests", \.maxJoinRequests, min: 1, max: 10_000),
         // At most what a URL may list (`ShareURL.maximumMembers`).
         count("share_url_members", \.shareURLMembers, min: 0, max: 16),
         timeSpan("handshake_timeout", \.handshakeTimeout, min: .milliseconds(100), max: .seconds(600)),

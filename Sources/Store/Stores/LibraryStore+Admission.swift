@@ -52,7 +52,7 @@ extension LibraryStore {
                         "the owner declined your request to join this share: they must invite \(who)")
                 case .full:
                     throw StoreError.permissionDenied(
-                        "this share is private and \(Self.maximumPendingJoinRequests) requests to join it are "
+                        "this share is private and \(limits.maxJoinRequests) requests to join it are "
                             + "waiting already: the owner must invite \(who)")
                 }
             }

@@ -2,17 +2,13 @@
 /// holding a valid URL but no invitation is kept for the owner to approve (`share approve`,
 /// which invites it) or deny. Local bookkeeping in the private store, never replicated.
 extension LibraryStore {
-    /// Most requests waiting in one share: a URL holder minting identities cannot grow the
-    /// table without bound; past it, new requests are refused until the owner answers some.
-    public static let maximumPendingJoinRequests = 64
-
     /// What became of an uninvited accept.
     public enum JoinRequestOutcome: Equatable, Sendable {
         /// Kept (or already kept) for the owner.
         case recorded
         /// The owner denied this device's request before.
         case denied
-        /// The share has `maximumPendingJoinRequests` waiting already.
+        /// The share has `StoreLimits.maxJoinRequests` waiting already (`max_join_requests`).
         case full
     }
 
@@ -29,7 +25,7 @@ extension LibraryStore {
             {
                 $0.int(0)
             } ?? 0
-            guard waiting < Self.maximumPendingJoinRequests else { return .full }
+            guard waiting < limits.maxJoinRequests else { return .full }
             try db.run(
                 "INSERT INTO join_requests (zone, device, person, requested_at) VALUES (?, ?, ?, ?)", zone,
                 device.description, person?.description,

@@ -211,11 +211,16 @@ public struct StoreLimits: Sendable {
     /// change stamped further ahead is refused (it would win every concurrent edit, and
     /// drag every clock after it), and no stamp further ahead moves this peer's clock.
     public var maxClockAheadMilliseconds: UInt64
+    /// Most requests to join one share (uninvited accepts) waiting for the owner: a URL holder
+    /// minting identities cannot grow the table without bound.
+    public var maxJoinRequests: Int
 
     public init(
         maxNameBytes: Int = 1024, maxPhotoBytes: Int64 = 4 << 30, maxThumbnailBytes: Int = 1 << 20,
-        maxUnknownFieldBytes: Int = 64 << 10, maxClockAheadMilliseconds: UInt64 = 3_600_000
+        maxUnknownFieldBytes: Int = 64 << 10, maxClockAheadMilliseconds: UInt64 = 3_600_000,
+        maxJoinRequests: Int = 64
     ) {
+        self.maxJoinRequests = maxJoinRequests
         self.maxNameBytes = maxNameBytes
         self.maxPhotoBytes = maxPhotoBytes
         self.maxThumbnailBytes = maxThumbnailBytes
