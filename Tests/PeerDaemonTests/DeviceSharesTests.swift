@@ -38,7 +38,7 @@ import Testing
         #expect(listed.contains { $0["share"]?.stringValue == share && $0["role"] == "owner" }, "\(listed)")
 
         // Bob reaches the desktop too; with the laptop stopped they still exchange changes.
-        try waitUntil("bob to be connected to the desktop") {
+        try Self.wait(for: "bob to be connected to the desktop", showing: everyone) {
             try AddressMoveTests.entry(of: desktop, at: bob)?["connected"] == true
         }
         try alice.stop()
@@ -162,7 +162,7 @@ extension DeviceSharesTests {
         for peer in everyone { peer.join(everyone) }
         let (share, beach) = try Self.share(from: alice, with: bob)
         try Self.link(desktop, to: alice)
-        try waitUntil("bob to be connected to the desktop") {
+        try Self.wait(for: "bob to be connected to the desktop", showing: everyone) {
             (try? desktop.sees(share: share)) == ["beach.jpg": ["summer"]]
                 && (try? AddressMoveTests.entry(of: desktop, at: bob))??["connected"] == true
         }
@@ -170,7 +170,7 @@ extension DeviceSharesTests {
         // Removed while it is cut off from everyone (paused), the desktop goes on writing.
         _ = try desktop.json("pause")
         _ = try alice.json("device", "remove", String(desktop.id.prefix(7)))
-        try waitUntil("bob to forget the desktop, no longer one of alice's devices") {
+        try Self.wait(for: "bob to forget the desktop, no longer one of alice's devices", showing: everyone) {
             try AddressMoveTests.entry(of: desktop, at: bob) == nil
         }
         _ = try desktop.json("tag", "add", beach, "late")
@@ -179,7 +179,7 @@ extension DeviceSharesTests {
         _ = try desktop.json("resume")
 
         // At its next contact it purges everything of the person's, shares included.
-        try waitUntil("the desktop to purge its copy") {
+        try Self.wait(for: "the desktop to purge its copy", showing: everyone) {
             (try? desktop.json("share", "list").arrayValue?.isEmpty) == true
                 && (try? desktop.sees().isEmpty) == true
         }

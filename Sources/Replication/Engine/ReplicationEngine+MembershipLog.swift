@@ -126,6 +126,10 @@ extension ReplicationEngine {
                 if !ownerConnected(zone: zone) {
                     pushMembership(zone: zone, operations: outcome.kept, except: connection)
                 }
+                // A share this person owns, its log from a sibling: this device signs what the
+                // log lacks of its own records (its URL token). Its records may have arrived
+                // first, when the issuer skipped the zone for want of a log to add to.
+                if owned { membershipRecordsChanged(zone: zone) }
                 refreshMembership()
             }
         } catch {
