@@ -3,7 +3,7 @@
 /// A released migration is never edited: a change to the schema is a new entry at the end,
 /// so a store written by any earlier version opens and upgrades in place.
 enum Migrations {
-    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16]
+    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17]
 
     /// Brings `db` to the latest version, each migration in its own transaction.
     static func migrate(_ db: Database) throws {
@@ -236,6 +236,15 @@ enum Migrations {
             message TEXT NOT NULL,
             ended_at INTEGER NOT NULL
         ) WITHOUT ROWID;
+        """
+
+    /// The gallery (issue 16), local and never replicated: photos added on this device whose
+    /// thumbnail the daemon still has to make (a row is written with the photo and removed
+    /// when the thumbnail is stored or the data proves not to be an image, so a kill -9 in
+    /// between loses no work), and the order the gallery pages photos in.
+    static let v17 = """
+        CREATE TABLE thumbnail_jobs (photo_id TEXT PRIMARY KEY) WITHOUT ROWID;
+        CREATE INDEX photos_by_time ON photos (deleted, created_at, id);
         """
 
     static let v1 = """
