@@ -706,11 +706,32 @@ function shareSection(photo, share) {
   return h('section', { class: 'panel' }, parts);
 }
 
+function showPhotoGone() {
+  document.title = 'Photo gone · PeerShare';
+  viewRoot.replaceChildren(
+    h(
+      'section',
+      { class: 'card empty', id: 'photo-gone' },
+      h('h1', null, 'This photo is not here'),
+      h('p', null, 'It was deleted, or the share it was in ended for you.'),
+      h('a', { href: state.lastGridHash }, '← All photos'),
+    ),
+  );
+}
+
 async function loadPhoto(route, seq) {
-  const [photo, ratings] = await Promise.all([
-    api('photo.show', { photo: route.id }),
-    api('rating.list', { photo: route.id }),
-  ]);
+  let photo;
+  let ratings;
+  try {
+    [photo, ratings] = await Promise.all([
+      api('photo.show', { photo: route.id }),
+      api('rating.list', { photo: route.id }),
+    ]);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== 'not_found') throw error;
+    if (current(seq)) showPhotoGone();
+    return;
+  }
   let share = null;
   if (photo.zone !== 'default') {
     share = await api('share.show', { share: photo.zone }).catch(() => null);
