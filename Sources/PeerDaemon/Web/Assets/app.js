@@ -54,6 +54,7 @@ async function navigate() {
     const current = link.dataset.nav === route.name || (route.name === 'photo' && link.dataset.nav === 'grid');
     link.classList.toggle('active', current);
   }
+  if (changedPage) clearMessage(); // it was about the page left
   if (changedPage && route.name !== 'grid') window.scrollTo(0, 0);
   state.seq += 1;
   try {
