@@ -29,6 +29,12 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
+        // The web gallery's HTTP server (a C shim fixes MHD_start_daemon's variadic options).
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
         // What every module uses: locks, conditions, threads, system-call errors, sockets,
         // HOST:PORT and SHA-256. Dependencies point one way:
         // Support <- Store <- Replication <- PeerDaemon; ControlProtocol uses Support too.
@@ -36,11 +42,15 @@ let package = Package(
         .target(name: "Store", dependencies: ["Support", "CSQLite", "CLinux"]),
         .target(name: "Replication", dependencies: ["Support", "Store", "COpenSSL", "CLinux"]),
         .target(name: "ControlProtocol", dependencies: ["Support"]),
+        // QR codes of URLs: drawn in a terminal by the CLI, as SVG by the gallery.
+        .target(name: "QRCode", dependencies: ["CQRencode"]),
         .executableTarget(
             name: "PeerDaemon",
-            dependencies: ["Support", "Store", "Replication", "ControlProtocol"]
+            dependencies: ["Support", "Store", "Replication", "ControlProtocol", "CMicroHTTPD", "QRCode"],
+            // The gallery's pages, scripts and styles, compiled into the binary.
+            resources: [.embedInCode("Web/Assets")]
         ),
-        .executableTarget(name: "PeerShareCLI", dependencies: ["Support", "ControlProtocol", "CQRencode"]),
+        .executableTarget(name: "PeerShareCLI", dependencies: ["Support", "ControlProtocol", "QRCode"]),
         .executableTarget(name: "Bench", dependencies: ["Support", "Store", "Replication", "CLinux"]),
         // What every test target shares: temp directories, waits on conditions, test
         // libraries, and real daemons and CLIs run as processes.
@@ -55,7 +65,7 @@ let package = Package(
             name: "PeerDaemonTests",
             dependencies: [
                 "Support", "PeerDaemon", "PeerShareCLI", "ControlProtocol", "Replication", "Store",
-                "TestSupport", "CQRencode",
+                "TestSupport", "CQRencode", "QRCode",
             ]
         ),
     ]

@@ -25,6 +25,8 @@ final class Daemon: Sendable {
     private let listener: TCPListener
     private let replication: ReplicationHost
     private let control: ControlServer
+    /// The web gallery's server; nil when it is off or could not start.
+    private let web: WebServer?
     private let watchdog: Watchdog?
     private let stopping = Mutex(false)
     private let stopped = Guarded(false)
@@ -93,11 +95,15 @@ final class Daemon: Sendable {
         } catch {
             throw .replication(reason: "\(error)")
         }
+        let gallery = GalleryAccess(.off)
         let services = DaemonServices(
-            state: state, bus: bus, logger: logger, library: library, replication: replication)
+            state: state, bus: bus, logger: logger, library: library, replication: replication,
+            gallery: gallery)
+        let routes = ControlRoutes.catalog(services)
+        web = Self.startGallery(settings, routes: routes, services: services)
         let control = control
         watchdog = Watchdog(environment: environment, notifier: notifier) { control.isAccepting }
-        control.start(routes: .catalog(services)) { [state] in state.settings.limits }
+        control.start(routes: routes) { [state] in state.settings.limits }
         listener.start { [replication] socket in replication.engine.acceptIncoming(socket) }
         watchdog?.start()
         let advertised = state.advertiseAddresses
@@ -173,6 +179,7 @@ final class Daemon: Sendable {
         bus.publish(ControlEvent(type: "daemon.stopping", data: ["reason": .string(reason)]))
         watchdog?.stop()
         control.stop()
+        web?.stop()
         listener.close()
         replication.stop()
         library.close()
@@ -198,6 +205,37 @@ final class Daemon: Sendable {
             default:
                 throw .listen(address: "\(address)", reason: error.description)
             }
+        }
+    }
+
+    /// Starts the web gallery when `web_listen` asks for it. A gallery that cannot start
+    /// (its port taken) is logged and reported by `peershare ui`; the daemon runs on.
+    private static func startGallery(
+        _ settings: DaemonSettings, routes: ControlRoutes, services: DaemonServices
+    )
+        -> WebServer?
+    {
+        guard let address = settings.webListen else { return nil }
+        let limits = settings.limits
+        do {
+            let listener = try TCPListener.bind(host: address.host, port: address.port)
+            let gate = WebGate(base: "http://" + WebGate.browsableAddress(listener), port: listener.port)
+            let server = try WebServer(
+                listener: listener,
+                router: WebRouter(gate: gate, port: listener.port, routes: routes, services: services),
+                limits: WebServer.Limits(
+                    maxConnections: limits.webMaxConnections, timeoutSeconds: limits.webConnectionTimeout,
+                    connectionMemoryBytes: limits.webConnectionMemoryBytes,
+                    maxRequestBytes: limits.maxWebRequestBytes),
+                logger: services.logger)
+            services.gallery.set(.running(gate))
+            services.logger.info("web gallery listening", ["web": gate.base])
+            return server
+        } catch {
+            let reason = "cannot listen on \(address) (web_listen): \(error)"
+            services.gallery.set(.failed(reason))
+            services.logger.error("the web gallery does not run: \(reason)")
+            return nil
         }
     }
 

@@ -63,4 +63,6 @@ struct DaemonServices: Sendable {
     let library: Library
     /// The replication engine (sharing included), as the daemon hosts it.
     let replication: ReplicationHost
+    /// The web gallery, as far as it runs.
+    let gallery: GalleryAccess
 }

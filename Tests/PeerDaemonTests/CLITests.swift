@@ -89,7 +89,7 @@ import Testing
         (
             ["frob"],
             "unknown command 'frob': the commands are accept, backup, completion, device, doctor, help, history, id, name, pause, peers, "
-                + "photo, ping, rate, rating, resume, share, status, sync, tag, watch (see 'peershare --help')"
+                + "photo, ping, rate, rating, resume, share, status, sync, tag, ui, watch (see 'peershare --help')"
         ),
         (["shre", "list"], "unknown command 'shre': did you mean 'share'? (see 'peershare --help')"),
         (

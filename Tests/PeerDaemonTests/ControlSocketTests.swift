@@ -43,7 +43,7 @@ import Testing
                                 + "share.approve, share.create, share.deny, share.dismiss, share.invite, share.keep, "
                                 + "share.leave, share.list, share.permission, share.remove, share.revoke, share.set, "
                                 + "share.show, share.stop, status, sync, tag.add, tag.delete, tag.list, tag.remove, "
-                                + "tag.toggle, watch"),
+                                + "tag.toggle, ui, watch"),
                     ],
                 ])
         #expect(try client.request(#"{"id": 2, "command": "ping"}"#)["ok"] == true)

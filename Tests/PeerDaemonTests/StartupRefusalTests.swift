@@ -97,7 +97,8 @@ import Testing
                 + "discovery_port, doctor_min_free_bytes, handshake_timeout, listen, local_discovery, log_level, "
                 + "max_clock_ahead_seconds, max_control_connections, max_control_line_bytes, max_frame_bytes, "
                 + "max_guest_connections, max_incoming_handshakes, max_join_requests, max_mesh_dials, max_name_bytes, max_photo_bytes, "
-                + "max_thumbnail_bytes, share_url_members, state_dir\n")
+                + "max_thumbnail_bytes, max_web_request_bytes, share_url_members, state_dir, web_connection_memory_bytes, "
+                + "web_connection_timeout, web_listen, web_max_connections\n")
         #expect(daemon.notify.messages.isEmpty)
     }
 

@@ -25,7 +25,8 @@ public final class DaemonProcess: @unchecked Sendable {
     }
 
     /// Starts `peershared` without waiting for READY=1. `arguments` come after the
-    /// harness's own `--state-dir`, `--control-socket` and `--listen 127.0.0.1:0`. With a
+    /// harness's own `--state-dir`, `--control-socket`, `--listen 127.0.0.1:0` and
+    /// `--web-listen 127.0.0.1:0` (a later `--web-listen` wins). With a
     /// `launcher` (a command that ends by running the rest of its arguments, such as
     /// `unshare --net …`), that command is run with the daemon's path and arguments.
     public init(
@@ -44,7 +45,7 @@ public final class DaemonProcess: @unchecked Sendable {
         env.merge(environment) { _, given in given }
         let fixed = [
             "--state-dir", self.stateDirectory, "--control-socket", self.socketPath, "--listen",
-            "127.0.0.1:0",
+            "127.0.0.1:0", "--web-listen", "127.0.0.1:0",
         ]
         let daemon = try Products.path("peershared")
         child = try ChildProcess(

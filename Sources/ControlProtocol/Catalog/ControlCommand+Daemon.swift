@@ -24,8 +24,11 @@ extension ControlCommand {
     /// and the service, each finding with its severity and fix.
     public static let doctor = ControlCommand("doctor")
 
+    /// `ui`: a one-time login URL of the local web gallery.
+    public static let ui = ControlCommand("ui")
+
     /// The daemon's own commands; a new one is declared above and listed here.
     public static let daemonCommands: [ControlCommand] = [
-        .ping, .id, .status, .history, .watch, .backup, .doctor,
+        .ping, .id, .status, .history, .watch, .backup, .doctor, .ui,
     ]
 }

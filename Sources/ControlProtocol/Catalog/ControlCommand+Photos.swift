@@ -7,8 +7,14 @@ extension ControlCommand {
             .required("file", .absolutePath), .optional("name"), .optional("thumbnail", .absolutePath),
             .optional("tags", .strings), .optional("share"), .optional("allow_duplicates", .boolean),
         ])
-    /// `photo.list`: photos, optionally of one share or with one tag.
-    public static let photoList = ControlCommand("photo.list", [.optional("share"), .optional("tag")])
+    /// `photo.list`: photos, optionally of one share, with one tag or added by one device, all
+    /// or a page of them (`limit`, continuing `after` a photo).
+    public static let photoList = ControlCommand(
+        "photo.list",
+        [
+            .optional("share"), .optional("tag"), .optional("device"), .optional("limit", .integer),
+            .optional("after"),
+        ])
     /// `photo.show`: one photo with its tags and ratings.
     public static let photoShow = ControlCommand("photo.show", [.required("photo")])
     /// `photo.export`: copies a photo's full-size data to a file.

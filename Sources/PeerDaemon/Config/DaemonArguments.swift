@@ -33,6 +33,9 @@ struct DaemonArguments: Sendable, Equatable {
             help: "address peers dial, first in share URLs (repeatable, or comma-separated)", repeatable: true
         ),
         Flag(
+            name: "--web-listen", key: "web_listen", placeholder: "HOST:PORT",
+            help: "web gallery address to bind (port 0: any; off: no gallery)"),
+        Flag(
             name: "--control-socket", key: "control_socket", placeholder: "PATH", help: "control socket path"),
         Flag(
             name: "--log-level", key: "log_level", placeholder: "LEVEL", help: "error, warning, info or debug"
@@ -111,7 +114,8 @@ struct DaemonArguments: Sendable, Equatable {
     static var usage: String {
         var lines = [
             "usage: peershared [--config FILE] [--state-dir DIR] [--listen HOST:PORT]",
-            "                  [--advertise HOST:PORT]... [--control-socket PATH] [--log-level LEVEL]",
+            "                  [--advertise HOST:PORT]... [--web-listen HOST:PORT|off]",
+            "                  [--control-socket PATH] [--log-level LEVEL]",
             "                  [--new-library] [--restore DIR]",
             "",
             "The PeerShare daemon: keeps the photo library and replicates shared zones with peers.",

@@ -20,6 +20,8 @@ struct DaemonSettings: Sendable, Equatable {
     var localDiscovery = true
     /// The UDP port local discovery uses (every daemon of the LAN the same).
     var discoveryPort: UInt16 = 21034
+    /// Where the local web gallery listens (HTTP); nil when it is off.
+    var webListen: PeerAddress? = PeerAddress(host: "127.0.0.1", port: 7734)
     var limits = DaemonLimits()
 
     init(stateDirectory: String, controlSocket: String) {
@@ -60,6 +62,15 @@ struct DaemonLimits: Sendable, Equatable {
     var doctorMinFreeBytes = 1 << 30
     /// Requests to join one private share (uninvited accepts) kept waiting for the owner.
     var maxJoinRequests = 64
+    /// Connections the web gallery serves at once (each has its own thread); more wait.
+    var webMaxConnections = 32
+    /// Seconds a gallery connection may stay silent (its live-update stream sends a
+    /// keep-alive well within it).
+    var webConnectionTimeout = 30
+    /// Memory the web server gives one connection for its request line and headers.
+    var webConnectionMemoryBytes = 128 << 10
+    /// The largest body of a gallery request (an API call's arguments).
+    var maxWebRequestBytes = 64 << 10
 
     /// The limits the stores enforce, which they read once when they open.
     var store: StoreLimits {

@@ -22,6 +22,7 @@ struct ReloadPlan: Equatable {
         keep("state_dir", \.stateDirectory)
         keep("local_discovery", \.localDiscovery)
         keep("discovery_port", \.discoveryPort)
+        keep("web_listen", \.webListen)
         let limits: WritableKeyPath<DaemonSettings, DaemonLimits> = \.limits
         for (key, path) in Self.storeLimits + Self.peerLimits {
             keep(key, limits.appending(path: path as WritableKeyPath<DaemonLimits, Int>))
@@ -46,9 +47,13 @@ struct ReloadPlan: Equatable {
         ("discovery_interval", \.discoveryInterval),
     ]
 
-    /// Limits the replication engine reads once, when it starts.
+    /// Limits the replication engine and the web server read once, when they start.
     private static let peerLimits: [(String, WritableKeyPath<DaemonLimits, Int> & Sendable)] = [
         ("max_guest_connections", \.maxGuestConnections), ("max_mesh_dials", \.maxMeshDials),
         ("max_incoming_handshakes", \.maxIncomingHandshakes), ("max_frame_bytes", \.maxFrameBytes),
+        // The web server's, which it is started with.
+        ("web_max_connections", \.webMaxConnections), ("web_connection_timeout", \.webConnectionTimeout),
+        ("web_connection_memory_bytes", \.webConnectionMemoryBytes),
+        ("max_web_request_bytes", \.maxWebRequestBytes),
     ]
 }

@@ -74,6 +74,21 @@ enum SettingsTable {
         timeSpan("discovery_interval", \.discoveryInterval, min: .seconds(1), max: .seconds(3600)),
         timeSpan("device_link_validity", \.deviceLinkValidity, min: .seconds(1), max: .seconds(86_400)),
         byteCount("doctor_min_free_bytes", \.doctorMinFreeBytes, min: 0, max: 1 << 50),
+        Setting(
+            key: "web_listen", defaultValue: "127.0.0.1:7734", allowed: "off, or \(PeerAddress.expected)"
+        ) { settings, value, _ in
+            if value == "off" {
+                settings.webListen = nil
+                return true
+            }
+            guard let address = PeerAddress.listen(value) else { return false }
+            settings.webListen = address
+            return true
+        },
+        count("web_max_connections", \.webMaxConnections, min: 1, max: 1024),
+        count("web_connection_timeout", \.webConnectionTimeout, min: 5, max: 3600, unit: "seconds"),
+        byteCount("web_connection_memory_bytes", \.webConnectionMemoryBytes, min: 16 << 10, max: 16 << 20),
+        byteCount("max_web_request_bytes", \.maxWebRequestBytes, min: 1 << 10, max: 16 << 20),
     ]
 
     /// The setting called `key`, if there is one.

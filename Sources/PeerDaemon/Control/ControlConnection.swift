@@ -145,16 +145,8 @@ final class ControlConnection {
         }
     }
 
-    /// The typed error for whatever a handler threw; unexpected errors are logged in full
-    /// and reach the client as `internal`.
     private func controlError(_ error: any Error, command: String) -> ControlError {
-        if let typed = error as? ControlError { return typed }
-        if let convertible = error as? any ControlErrorConvertible { return convertible.controlError }
-        if error is SystemCallError {
-            return ControlError(.internalError, "\(command): the connection failed while streaming")
-        }
-        logger.error("control command failed unexpectedly: \(error)", ["command": command])
-        return ControlError(.internalError, "\(command) failed inside peershared: see its log for details")
+        ControlRoutes.controlError(error, command: command, logger: logger)
     }
 
     /// Writes a response; false when the client is gone.

@@ -1,4 +1,5 @@
 import ControlProtocol
+import Support
 
 /// The table from the catalog's commands (`ControlCommand.status`, `.photoAdd`, …) to
 /// their handlers.
@@ -59,6 +60,18 @@ struct ControlRoutes: Sendable {
 
     /// Every command name, sorted.
     var commandNames: [String] { entries.keys.sorted() }
+
+    /// The typed error for whatever a handler threw; unexpected errors are logged in full
+    /// and reach the client as `internal`.
+    static func controlError(_ error: any Error, command: String, logger: Logger) -> ControlError {
+        if let typed = error as? ControlError { return typed }
+        if let convertible = error as? any ControlErrorConvertible { return convertible.controlError }
+        if error is SystemCallError {
+            return ControlError(.internalError, "\(command): the connection failed while streaming")
+        }
+        logger.error("control command failed unexpectedly: \(error)", ["command": command])
+        return ControlError(.internalError, "\(command) failed inside peershared: see its log for details")
+    }
 
     private mutating func add(_ entry: Entry, mode: ControlCommand.Mode) {
         let name = entry.command.name

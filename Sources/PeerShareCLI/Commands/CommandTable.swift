@@ -7,5 +7,6 @@ enum CommandTable {
         DaemonCommands.commands + PhotoCommands.commands + TagCommands.commands + RatingCommands.commands
         + HistoryCommands.commands + WatchCommands.commands + ShareCommands.commands + PeerCommands.commands
         + DeviceCommands.commands + NameCommands.commands + BackupCommands.commands + DoctorCommands.commands
+        + GalleryCommands.commands
         + LocalCommands.commands
 }

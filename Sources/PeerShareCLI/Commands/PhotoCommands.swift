@@ -46,6 +46,16 @@ enum PhotoCommands {
                     name: "--share", placeholder: "S", key: "share",
                     help: "only this share's photos (ID prefix; 'default' for unshared ones)"),
                 OptionSpec(name: "--tag", placeholder: "NAME", key: "tag", help: "only photos with this tag"),
+                OptionSpec(
+                    name: "--device", placeholder: "D", key: "device",
+                    help: "only photos added by this device (ID prefix)"),
+                OptionSpec(
+                    name: "--limit", placeholder: "N", key: "limit",
+                    help: "at most N photos (1 to 1000), oldest first"
+                ),
+                OptionSpec(
+                    name: "--after", placeholder: "PHOTO", key: "after",
+                    help: "the photos after this one (the next page of a --limit list)"),
             ],
             request: .photoList, mode: .call(format: PhotoFormatting.list)),
         CommandSpec(

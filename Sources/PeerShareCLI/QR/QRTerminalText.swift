@@ -1,4 +1,5 @@
 import Glibc
+import QRCode
 
 /// A QR code drawn with Unicode half blocks, two module rows per line of text, for
 /// `share create --qr` and `device link --qr`.
@@ -45,6 +46,10 @@ enum QRTerminalText {
 
     /// `url` as a QR code, in colours when standard output is a terminal.
     static func render(url: String) throws(CLIError) -> String {
-        render(try QRMatrix(encoding: url), colours: isatty(1) == 1)
+        do {
+            return render(try QRMatrix(encoding: url), colours: isatty(1) == 1)
+        } catch {
+            throw .local(error.message)
+        }
     }
 }

@@ -78,6 +78,22 @@ public struct Photo: Hashable, Sendable {
     }
 }
 
+/// Where a photo stands in the order photos are listed in (oldest first, then by ID): the
+/// cursor a page of `photos(after:limit:)` continues from.
+public struct PhotoPosition: Hashable, Sendable, Comparable {
+    public let createdAt: Int64
+    public let id: String
+
+    public init(createdAt: Int64, id: String) {
+        self.createdAt = createdAt
+        self.id = id
+    }
+
+    public static func < (a: PhotoPosition, b: PhotoPosition) -> Bool {
+        (a.createdAt, a.id) < (b.createdAt, b.id)
+    }
+}
+
 /// A tag with how many live photos carry it.
 public struct TagSummary: Hashable, Sendable {
     public let id: String

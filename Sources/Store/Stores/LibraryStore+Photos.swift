@@ -77,11 +77,31 @@ extension LibraryStore {
         }
     }
 
-    /// Live photos, optionally of one zone and carrying one tag name.
-    public func photos(zone: String? = nil, tagName: String? = nil) throws -> [Photo] {
+    /// Live photos, optionally of one zone, carrying one tag name, added by one device, and
+    /// one page of them: at most `limit`, after `after` in the order of `PhotoPosition`.
+    public func photos(
+        zone: String? = nil, tagName: String? = nil, addedBy device: PeerID? = nil,
+        after: PhotoPosition? = nil,
+        limit: Int? = nil
+    ) throws -> [Photo] {
         try read { db in
             var sql = Self.photoSelect + " WHERE deleted = 0"
             var values: [any SQLBindable] = []
+            if let after {
+                sql += " AND (created_at, id) > (?, ?)"
+                values += [after.createdAt, after.id] as [any SQLBindable]
+            }
+            if let device {
+                // The device that added a photo is the one that stamped its data hash, which
+                // never changes after.
+                sql += """
+                     AND id IN (SELECT s.object FROM stamps s JOIN peers p ON p.idx = s.peer
+                    WHERE s.entity = ? AND s.field = ? AND p.peer_id = ?)
+                    """
+                values +=
+                    [Int(Entity.photo.rawValue), Int(PhotoField.dataHash.code), device.bytes]
+                    as [any SQLBindable]
+            }
             if let zone {
                 sql += " AND zone = ?"
                 values.append(zone)
@@ -94,6 +114,10 @@ extension LibraryStore {
                 values.append(tagName)
             }
             sql += " ORDER BY created_at, id"
+            if let limit {
+                sql += " LIMIT ?"
+                values.append(limit)
+            }
             var result: [Photo] = []
             try db.forEach(sql, values: values) { result.append(try makePhoto($0, db)) }
             return result
@@ -140,6 +164,15 @@ extension LibraryStore {
     func liveRatings(ofPhoto id: String, _ db: Database) throws -> [RatingRef] {
         try db.query("SELECT id, value FROM ratings WHERE photo_id = ? AND deleted = 0 ORDER BY id", id) {
             RatingRef(id: $0.string(0), value: $0.int(1))
+        }
+    }
+
+    /// Where a live photo stands in the order photos are listed in, or nil.
+    public func position(ofPhoto id: String) throws -> PhotoPosition? {
+        try read { db in
+            try db.first("SELECT created_at, id FROM photos WHERE id = ? AND deleted = 0", id) {
+                PhotoPosition(createdAt: $0.int64(0), id: $0.string(1))
+            }
         }
     }
 

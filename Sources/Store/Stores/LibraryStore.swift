@@ -169,6 +169,11 @@ public final class LibraryStore: @unchecked Sendable {
         return idx
     }
 
+    /// Every peer the stamps and clocks tables number: each device that wrote something here.
+    public func numberedPeers() throws -> [PeerID] {
+        try read { _ in Array(peerByIndex.values) }
+    }
+
     /// The peer a number in the stamps and clocks tables stands for. Taking the connection
     /// a `read`/`write` closure was given keeps the lookup inside the lock.
     func peer(numbered index: Int64, _ db: Database) -> PeerID? {

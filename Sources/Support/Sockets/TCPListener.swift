@@ -18,6 +18,10 @@ public final class TCPListener: @unchecked Sendable {
     private let closing = StopSignal()
     private let thread = Mutex<IOThread?>(nil)
 
+    /// The listening socket, for a server that runs its own accept loop (the gallery's
+    /// libmicrohttpd); `close()` still closes it, so such a server must give it back first.
+    public var descriptor: Int32 { fd }
+
     /// "host:port" as bound, for status output and logs.
     public var address: String { SocketAddress.display(host: host, port: port) }
 

@@ -1,5 +1,6 @@
 import CQRencode
 import Foundation
+import QRCode
 import Testing
 
 @testable import PeerShareCLI
@@ -81,11 +82,21 @@ struct QRTerminalTextTests {
     }
 
     @Test func aTextTooLongForAQRCodeIsAClearError() {
-        #expect(throws: CLIError.self) { try QRMatrix(encoding: String(repeating: "x", count: 3000)) }
+        #expect(throws: QRCodeError.self) { try QRMatrix(encoding: String(repeating: "x", count: 3000)) }
         do {
             _ = try QRMatrix(encoding: String(repeating: "x", count: 3000))
         } catch {
             #expect(error.description == "cannot draw a QR code of 3000 bytes: it is too long for a QR code")
         }
+    }
+
+    @Test func theSVGHasOneSquarePerDarkModuleInsideAQuietZone() throws {
+        let matrix = try QRMatrix(encoding: "https://example.com")
+        let svg = QRSVG.document(matrix)
+        let side = matrix.width + 8
+        #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(side) \(side)\""))
+        #expect(svg.components(separatedBy: "h1v1h-1z").count - 1 == matrix.dark.filter { $0 }.count)
+        // The top-left finder pattern's corner module sits just inside the quiet zone.
+        #expect(svg.contains("M4 4h1v1h-1z"))
     }
 }

@@ -31,12 +31,7 @@ extension ControlRoutes {
             }
         }
         register(.photoList) { args in
-            let tag = try args.optionalString("tag")
-            if let share = try args.optionalString("share") {
-                let (store, zone) = try library.zone(named: share)
-                return .array(try store.photos(zone: zone, tagName: tag).map(\.json))
-            }
-            return .array(try library.stores.flatMap { try $0.photos(tagName: tag) }.map(\.json))
+            .array(try PhotoPage(args, library: library).photos().map(\.json))
         }
         register(.photoShow) { args in
             return try Self.photo(try args.string("photo"), in: library).json

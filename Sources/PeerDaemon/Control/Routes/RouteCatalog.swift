@@ -19,6 +19,7 @@ extension ControlRoutes {
         routes.registerNames(services)
         routes.registerBackup(services)
         routes.registerDoctor(services)
+        routes.registerGallery(services)
         return routes
     }
 }
