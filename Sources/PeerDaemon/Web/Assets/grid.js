@@ -3,6 +3,14 @@
 import { api, averageRating, current, h, keepingInputs, placeholder, reportError, shortId, stars, state, viewRoot } from './core.js';
 
 const PAGE_SIZE = 100;
+// How close to the end of the grid (in pixels below the window) the next page is fetched.
+const NEAR_END_PX = 600;
+
+/** Whether the end of the grid is in the window or close below it, as laid out now (the
+ *  observer's last report may predate the page just added). */
+function nearEnd(grid) {
+  return grid.root.isConnected && grid.sentinel.getBoundingClientRect().top < window.innerHeight + NEAR_END_PX;
+}
 
 function thumbnail(photo) {
   if (!(photo.thumbnail_size > 0)) return placeholder(photo.name);
@@ -106,18 +114,21 @@ async function loadMore(grid) {
   try {
     const last = grid.photos[grid.photos.length - 1];
     const page = await api('photo.list', pageArgs(grid, PAGE_SIZE, last && last.id));
-    if (grid !== state.grid) return;
-    grid.photos.push(...page);
-    grid.grid.append(...page.map(photoCell));
-    grid.done = page.length < PAGE_SIZE;
-    updateGridStatus(grid);
+    // Unless a refresh replaced the list meanwhile (this page may hold photos it has: the
+    // check below asks again after the list's new end).
+    if (grid === state.grid && grid.photos[grid.photos.length - 1] === last) {
+      grid.photos.push(...page);
+      grid.grid.append(...page.map(photoCell));
+      grid.done = page.length < PAGE_SIZE;
+      updateGridStatus(grid);
+    }
   } catch (error) {
     reportError(error);
     grid.done = true;
   } finally {
     grid.loading = false;
   }
-  if (grid.nearEnd && !grid.done && grid === state.grid) loadMore(grid);
+  if (nearEnd(grid) && !grid.done && grid === state.grid) loadMore(grid);
 }
 
 export async function enterGrid(route, seq) {
@@ -135,7 +146,6 @@ export async function enterGrid(route, seq) {
     photos: [],
     done: false,
     loading: false,
-    nearEnd: false,
     scrollY: 0,
   };
   grid.filterBar = h('div', { class: 'filters', id: 'filters' });
@@ -157,10 +167,9 @@ export async function enterGrid(route, seq) {
   );
   grid.observer = new IntersectionObserver(
     (entries) => {
-      grid.nearEnd = entries.some((e) => e.isIntersecting);
-      if (grid.nearEnd) loadMore(grid);
+      if (entries.some((e) => e.isIntersecting)) loadMore(grid);
     },
-    { rootMargin: '600px 0px' },
+    { rootMargin: `${NEAR_END_PX}px 0px` },
   );
   grid.observer.observe(grid.sentinel);
   state.grid = grid;
@@ -198,5 +207,5 @@ export async function refreshGrid(route, seq) {
   grid.done = done;
   updateGridStatus(grid);
   await loadFilters(grid, seq);
-  if (grid.nearEnd && !grid.done) loadMore(grid);
+  if (nearEnd(grid) && !grid.done) loadMore(grid);
 }

@@ -133,14 +133,14 @@ function shareResult(url) {
   return h(
     'div',
     { class: 'share-result', id: 'share-result' },
+    h('img', { id: 'qr', class: 'qr', src: `/qr.svg?text=${encodeURIComponent(url)}`, alt: 'QR code of the share URL', width: 132, height: 132 }),
     h(
       'div',
-      { class: 'inline-form' },
+      { class: 'share-url-box' },
       input,
-      h('button', { id: 'share-copy', type: 'button', class: 'button', onclick: () => copyText(url, input) }, 'Copy'),
+      h('button', { id: 'share-copy', type: 'button', class: 'button', onclick: () => copyText(url, input) }, 'Copy URL'),
+      h('p', { class: 'muted small' }, 'Anyone with this URL can ask to join: send it only to the people you share with.'),
     ),
-    h('img', { id: 'qr', class: 'qr', src: `/qr.svg?text=${encodeURIComponent(url)}`, alt: 'QR code of the share URL', width: 176, height: 176 }),
-    h('p', { class: 'muted' }, 'Anyone with this URL can ask to join: send it only to the people you share with.'),
   );
 }
 
