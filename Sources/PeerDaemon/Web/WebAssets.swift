@@ -7,6 +7,11 @@ enum WebAssets {
     /// Each asset by name, with its media type.
     static let files: [String: (bytes: [UInt8], type: String)] = [
         "app.js": (PackageResources.app_js, "application/javascript; charset=utf-8"),
+        "core.js": (PackageResources.core_js, "application/javascript; charset=utf-8"),
+        "grid.js": (PackageResources.grid_js, "application/javascript; charset=utf-8"),
+        "photo.js": (PackageResources.photo_js, "application/javascript; charset=utf-8"),
+        "shares.js": (PackageResources.shares_js, "application/javascript; charset=utf-8"),
+        "devices.js": (PackageResources.devices_js, "application/javascript; charset=utf-8"),
         "style.css": (PackageResources.style_css, "text/css; charset=utf-8"),
         "icon.svg": (PackageResources.icon_svg, "image/svg+xml"),
     ]
