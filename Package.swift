@@ -29,6 +29,12 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
+        // Thumbnails the daemon makes of photos added without one (SPEC §14).
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
         // What every module uses: locks, conditions, threads, system-call errors, sockets,
         // HOST:PORT and SHA-256. Dependencies point one way:
         // Support <- Store <- Replication <- PeerDaemon; ControlProtocol uses Support too.
@@ -36,18 +42,21 @@ let package = Package(
         .target(name: "Store", dependencies: ["Support", "CSQLite", "CLinux"]),
         .target(name: "Replication", dependencies: ["Support", "Store", "COpenSSL", "CLinux"]),
         .target(name: "ControlProtocol", dependencies: ["Support"]),
+        .target(name: "Thumbnails", dependencies: ["CVips"]),
         .executableTarget(
             name: "PeerDaemon",
-            dependencies: ["Support", "Store", "Replication", "ControlProtocol"]
+            dependencies: ["Support", "Store", "Replication", "ControlProtocol", "Thumbnails"]
         ),
         .executableTarget(name: "PeerShareCLI", dependencies: ["Support", "ControlProtocol", "CQRencode"]),
-        .executableTarget(name: "Bench", dependencies: ["Support", "Store", "Replication", "CLinux"]),
+        .executableTarget(
+            name: "Bench", dependencies: ["Support", "Store", "Replication", "CLinux", "Thumbnails"]),
         // What every test target shares: temp directories, waits on conditions, test
         // libraries, and real daemons and CLIs run as processes.
         .target(
             name: "TestSupport", dependencies: ["Support", "Store", "ControlProtocol"],
             path: "Tests/TestSupport"),
         .testTarget(name: "SupportTests", dependencies: ["Support", "TestSupport"]),
+        .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "CVips", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Support", "Store", "TestSupport"]),
         .testTarget(
             name: "ReplicationTests", dependencies: ["Support", "Replication", "Store", "TestSupport"]),
