@@ -64,7 +64,7 @@ let package = Package(
             name: "PeerDaemonTests",
             dependencies: [
                 "Support", "PeerDaemon", "PeerShareCLI", "ControlProtocol", "Replication", "Store",
-                "TestSupport", "CQRencode",
+                "TestSupport", "CQRencode", "Thumbnails",
             ]
         ),
     ]
