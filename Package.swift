@@ -29,6 +29,12 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
+        // Thumbnails the daemon makes of photos added without one (SPEC §14).
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
         // The web gallery's HTTP server (a C shim fixes MHD_start_daemon's variadic options).
         .systemLibrary(
             name: "CMicroHTTPD",
@@ -42,22 +48,26 @@ let package = Package(
         .target(name: "Store", dependencies: ["Support", "CSQLite", "CLinux"]),
         .target(name: "Replication", dependencies: ["Support", "Store", "COpenSSL", "CLinux"]),
         .target(name: "ControlProtocol", dependencies: ["Support"]),
+        .target(name: "Thumbnails", dependencies: ["CVips"]),
         // QR codes of URLs: drawn in a terminal by the CLI, as SVG by the gallery.
         .target(name: "QRCode", dependencies: ["CQRencode"]),
         .executableTarget(
             name: "PeerDaemon",
-            dependencies: ["Support", "Store", "Replication", "ControlProtocol", "CMicroHTTPD", "QRCode"],
+            dependencies: ["Support", "Store", "Replication", "ControlProtocol", "CMicroHTTPD", "QRCode", "Thumbnails",
+            ],
             // The gallery's pages, scripts and styles, compiled into the binary.
             resources: [.embedInCode("Web/Assets")]
         ),
         .executableTarget(name: "PeerShareCLI", dependencies: ["Support", "ControlProtocol", "QRCode"]),
-        .executableTarget(name: "Bench", dependencies: ["Support", "Store", "Replication", "CLinux"]),
+        .executableTarget(
+            name: "Bench", dependencies: ["Support", "Store", "Replication", "CLinux", "Thumbnails"]),
         // What every test target shares: temp directories, waits on conditions, test
         // libraries, and real daemons and CLIs run as processes.
         .target(
             name: "TestSupport", dependencies: ["Support", "Store", "ControlProtocol"],
             path: "Tests/TestSupport"),
         .testTarget(name: "SupportTests", dependencies: ["Support", "TestSupport"]),
+        .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "CVips", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Support", "Store", "TestSupport"]),
         .testTarget(
             name: "ReplicationTests", dependencies: ["Support", "Replication", "Store", "TestSupport"]),
@@ -65,7 +75,7 @@ let package = Package(
             name: "PeerDaemonTests",
             dependencies: [
                 "Support", "PeerDaemon", "PeerShareCLI", "ControlProtocol", "Replication", "Store",
-                "TestSupport", "CQRencode", "QRCode",
+                "TestSupport", "CQRencode", "QRCode", "Thumbnails",
             ]
         ),
     ]

@@ -10,9 +10,10 @@ import Synchronization
 ///
 /// Holds no business logic. Start-up order matters: state directory and lock first (so a
 /// second daemon touches nothing), identity, the library (both stores open), peer
-/// listener, then the control socket, and READY=1 only once that socket accepts
-/// connections. Stopping runs the other way: the control server drains (requests in
-/// flight, and so their transactions, finish) before the stores close.
+/// listener, then the control socket, the thumbnail worker, and READY=1 only once that
+/// socket accepts connections. Stopping runs the other way: the control server drains
+/// (requests in flight, and so their transactions, finish) and the thumbnail in progress is
+/// stored before the stores close.
 final class Daemon: Sendable {
     private let loader: SettingsLoader
     private let logSink: LogSink
@@ -27,6 +28,7 @@ final class Daemon: Sendable {
     private let control: ControlServer
     /// The web gallery's server; nil when it is off or could not start.
     private let web: WebServer?
+    private let thumbnails: ThumbnailWorker
     private let watchdog: Watchdog?
     private let stopping = Mutex(false)
     private let stopped = Guarded(false)
@@ -106,6 +108,8 @@ final class Daemon: Sendable {
         control.start(routes: routes) { [state] in state.settings.limits }
         listener.start { [replication] socket in replication.engine.acceptIncoming(socket) }
         watchdog?.start()
+        thumbnails = ThumbnailWorker(library: library, logger: logger)
+        thumbnails.start()
         let advertised = state.advertiseAddresses
         logger.info(
             "peershared \(PeerShareVersion.string) ready",
@@ -182,6 +186,7 @@ final class Daemon: Sendable {
         web?.stop()
         listener.close()
         replication.stop()
+        thumbnails.stop()
         library.close()
         lock.release()
         logger.info("stopped")

@@ -2,7 +2,9 @@ import Foundation
 
 /// Photos: add, rename, delete (with the sample's cascades) and read.
 extension LibraryStore {
-    /// Adds a photo whose data is already in the blob store.
+    /// Adds a photo whose data is already in the blob store. Without a `thumbnail`, the same
+    /// transaction queues a thumbnail job for it, and the job observers hear of it once the
+    /// photo is committed.
     public func addPhoto(
         zone: String = LibraryStore.defaultZone, name: String, data: (hash: String, size: Int64),
         thumbnail: [UInt8]? = nil, tags: [String] = [], id: String? = nil
@@ -22,10 +24,15 @@ extension LibraryStore {
                 (PhotoField.createdAt, .integer(Int64(HybridLogicalClock.physical(of: tx.stamp.hlc)))),
                 (PhotoField.dataHash, .text(data.hash)), (PhotoField.dataSize, .integer(data.size)),
             ]
-            if let thumbnail { values.append((PhotoField.thumbnail, .blob(thumbnail))) }
+            if let thumbnail {
+                values.append((PhotoField.thumbnail, .blob(thumbnail)))
+            } else {
+                try queueThumbnailJob(id, tx.db)
+            }
             try tx.set(.photo, id, zone: zone, values)
             for tag in Set(tags) { _ = try tagPhoto(id, name: tag, zone: zone, in: tx) }
         }
+        if thumbnail == nil { notifyThumbnailJobQueued() }
         return id
     }
 

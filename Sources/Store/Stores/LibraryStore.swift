@@ -28,6 +28,7 @@ public final class LibraryStore: @unchecked Sendable {
     private var peerByIndex: [Int64: PeerID] = [:]
     private var observers: [@Sendable (HistoryEntry) -> Void] = []
     private var clockObservers: [@Sendable (String) -> Void] = []
+    private var thumbnailJobObservers: [@Sendable () -> Void] = []
     /// Committed entries not yet given to the observers, in token order.
     private var committed: [HistoryEntry] = []
     /// Signs this device's sets as local transactions commit (`signOwnSets`); under `lock`.
@@ -76,6 +77,16 @@ public final class LibraryStore: @unchecked Sendable {
 
     func notifyClockMoved(_ zone: String) {
         for observer in lock.withLock({ clockObservers }) { observer(zone) }
+    }
+
+    /// Registers a callback run (outside the lock) after a photo added on this device without
+    /// a thumbnail is committed, with its thumbnail job: the daemon's thumbnail worker wakes.
+    public func observeThumbnailJobs(_ observer: @escaping @Sendable () -> Void) {
+        lock.withLock { thumbnailJobObservers.append(observer) }
+    }
+
+    func notifyThumbnailJobQueued() {
+        for observer in lock.withLock({ thumbnailJobObservers }) { observer() }
     }
 
     /// Closes the database; later operations fail with a "closed" error.

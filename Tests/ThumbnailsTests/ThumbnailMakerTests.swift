@@ -1,0 +1,96 @@
+import TestSupport
+import Testing
+import Thumbnails
+
+/// The previews the daemon makes: size, orientation, formats, and what is not an image.
+@Suite struct ThumbnailMakerTests {
+    /// Writes a sample image and returns the dimensions of its thumbnail.
+    private func thumbnailSize(
+        width: Int, height: Int, format: SampleImage.Format = .jpeg, orientation: Int? = nil
+    ) throws -> (width: Int, height: Int) {
+        let directory = try TestDirectory()
+        let image = try SampleImage.make(
+            width: width, height: height, format: format, orientation: orientation)
+        let file = try directory.write("image", bytes: image)
+        let thumbnail = try ThumbnailMaker().thumbnail(ofFile: file)
+        // A JPEG: SOI marker first.
+        #expect(thumbnail.starts(with: [0xFF, 0xD8]))
+        return try #require(SampleImage.dimensions(of: thumbnail))
+    }
+
+    @Test func aLargeJPEGShrinksToALongestSideOf320() throws {
+        let size = try thumbnailSize(width: 4000, height: 3000)
+        #expect(size == (320, 240))
+    }
+
+    @Test func theEXIFOrientationTurnsTheThumbnailUpright() throws {
+        // Stored 400×200, tagged "rotate 90° to show": shown 200×400, so 160×320.
+        let size = try thumbnailSize(width: 400, height: 200, orientation: 6)
+        #expect(size == (160, 320))
+    }
+
+    @Test(arguments: [SampleImage.Format.png, .webp, .tiff, .heic])
+    func otherFormatsShrinkToo(format: SampleImage.Format) throws {
+        let size = try thumbnailSize(width: 640, height: 1280, format: format)
+        #expect(size == (160, 320))
+    }
+
+    @Test func aSmallImageIsNotEnlarged() throws {
+        let size = try thumbnailSize(width: 100, height: 50)
+        #expect(size == (100, 50))
+    }
+
+    @Test func aTextFileIsNotAnImage() throws {
+        let directory = try TestDirectory()
+        let file = try directory.write("notes.jpg", "shopping list: milk, eggs\n")
+        #expect(throws: ThumbnailError.notAnImage(path: file, reason: "its content is none of these formats"))
+        {
+            try ThumbnailMaker().thumbnail(ofFile: file)
+        }
+        do {
+            _ = try ThumbnailMaker().thumbnail(ofFile: file)
+        } catch {
+            #expect(
+                error.description
+                    == "\(file) is not an image a thumbnail can be made of (JPEG, PNG, WebP, TIFF or HEIC): "
+                    + "its content is none of these formats; the photo is kept without a preview")
+        }
+    }
+
+    @Test func formatsOutsideTheListAreNotImagesEither() throws {
+        // libvips could render SVG (librsvg): a large parser the daemon keeps closed.
+        let directory = try TestDirectory()
+        let svg = #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>"#
+        let file = try directory.write("drawing.svg", svg)
+        #expect(throws: ThumbnailError.notAnImage(path: file, reason: "its content is none of these formats"))
+        {
+            try ThumbnailMaker().thumbnail(ofFile: file)
+        }
+    }
+
+    @Test func aTruncatedJPEGIsNotAnImage() throws {
+        let directory = try TestDirectory()
+        let image = try SampleImage.make(width: 400, height: 300)
+        let file = try directory.write("cut.jpg", bytes: Array(image.prefix(40)))
+        #expect {
+            try ThumbnailMaker().thumbnail(ofFile: file)
+        } throws: { error in
+            guard case .notAnImage(let path, _) = error as? ThumbnailError else { return false }
+            return path == file
+        }
+    }
+
+    @Test func aMissingFileIsUnreadable() throws {
+        let directory = try TestDirectory()
+        let file = directory.file("gone.jpg")
+        #expect(throws: ThumbnailError.unreadable(path: file, reason: "No such file or directory")) {
+            try ThumbnailMaker().thumbnail(ofFile: file)
+        }
+    }
+
+    @Test func aSideOutsideTheRangeIsRefused() throws {
+        #expect(throws: ThumbnailError.invalidSide(0)) {
+            try ThumbnailMaker().thumbnail(ofFile: "/dev/null", longestSide: 0)
+        }
+    }
+}
