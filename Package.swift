@@ -53,7 +53,8 @@ let package = Package(
         .target(name: "QRCode", dependencies: ["CQRencode"]),
         .executableTarget(
             name: "PeerDaemon",
-            dependencies: ["Support", "Store", "Replication", "ControlProtocol", "CMicroHTTPD", "QRCode", "Thumbnails",
+            dependencies: [
+                "Support", "Store", "Replication", "ControlProtocol", "CMicroHTTPD", "QRCode", "Thumbnails",
             ],
             // The gallery's pages, scripts and styles, compiled into the binary.
             resources: [.embedInCode("Web/Assets")]
