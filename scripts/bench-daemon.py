@@ -10,7 +10,7 @@ Every wait is bounded; daemons and Syncthing instances are killed and temp dirs 
 every exit path (atexit + SIGTERM/SIGINT handlers).
 """
 import atexit, json, os, random, re, shutil, signal, socket, statistics, subprocess, sys
-import tempfile, time, urllib.request
+import http.client, tempfile, threading, time, urllib.parse, urllib.request
 import xml.etree.ElementTree as ET
 
 ARGS = dict(a.split("=", 1) if "=" in a else (a, "1") for a in sys.argv[1:])
@@ -145,7 +145,8 @@ class Daemon:
         try:
             t0 = time.monotonic()
             self.proc = spawn([f"{BIN}/peershared", "--state-dir", self.state, "--control-socket", self.sock,
-                               "--listen", "127.0.0.1:0"], env=env, stdout=logf, stderr=logf)
+                               "--listen", "127.0.0.1:0", "--web-listen", "127.0.0.1:0"],
+                              env=env, stdout=logf, stderr=logf)
             self.spawned = t0
             deadline = t0 + timeout
             while True:
@@ -256,9 +257,103 @@ def bench_idle(photos, seconds):
     c1, t1 = proc_cpu_seconds(pid), time.monotonic()
     cpu = (c1 - c0) / (t1 - t0) * 100
     rss, hwm = proc_status(pid, "VmRSS"), proc_status(pid, "VmHWM")
-    d.stop()
+    try:
+        bench_gallery(d, photos)
+    finally:
+        d.stop()
     row(f"start-up to READY=1, existing state dir with {photos:,} photos", "≤ 0.3 s", fmt(ready, "s"))
     return cpu, rss, hwm
+
+
+class Gallery:
+    """A browser's worth of HTTP to the daemon's web gallery: logged in through `ui`."""
+
+    def __init__(self, daemon):
+        url = daemon.request("ui")["url"]
+        parsed = urllib.parse.urlsplit(url)
+        self.host, self.port = parsed.hostname, parsed.port
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        conn.request("GET", parsed.path + "?" + parsed.query)
+        resp = conn.getresponse()
+        resp.read()
+        if resp.status != 303:
+            raise RuntimeError(f"gallery login refused: {resp.status}")
+        self.cookie = resp.getheader("Set-Cookie").split(";")[0]
+        page = self.get(conn, "/")
+        self.csrf = re.search(rb'name="csrf-token" content="([0-9a-f]+)"', page).group(1).decode()
+        conn.close()
+
+    def connection(self):
+        return http.client.HTTPConnection(self.host, self.port, timeout=30)
+
+    def get(self, conn, path):
+        conn.request("GET", path, headers={"Cookie": self.cookie})
+        resp = conn.getresponse()
+        body = resp.read()
+        if resp.status != 200:
+            raise RuntimeError(f"GET {path}: {resp.status}")
+        return body
+
+    def api(self, conn, command, args):
+        conn.request("POST", "/api/" + command, body=json.dumps(args), headers={
+            "Cookie": self.cookie, "X-PeerShare-CSRF": self.csrf, "Content-Type": "application/json",
+            "Origin": f"http://{self.host}:{self.port}"})
+        resp = conn.getresponse()
+        body = json.loads(resp.read())
+        if not body.get("ok"):
+            raise RuntimeError(f"{command}: {body}")
+        return body["result"]
+
+    def first_screen(self, connections=6):
+        """Seconds from nothing to the page, its assets, the first 100 photos and their 100
+        thumbnails, over `connections` keep-alive connections as a browser opens them."""
+        conns = [self.connection() for _ in range(connections)]
+        t0 = time.monotonic()
+        page = self.get(conns[0], "/")
+        assets = re.findall(rb'(?:src|href)="(/assets/[^"]+)"', page)
+        photos = self.api(conns[0], "photo.list", {"limit": 100})
+        paths = [a.decode() for a in assets] + [f"/thumbnail/{p['id']}?v={p.get('thumbnail_size', 0)}" for p in photos]
+        errors = []
+
+        def fetch(index):
+            try:
+                for path in paths[index::connections]:
+                    self.get(conns[index], path)
+            except Exception as e:  # noqa: BLE001 - reported below
+                errors.append(e)
+        threads = [threading.Thread(target=fetch, args=(i,)) for i in range(connections)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        elapsed = time.monotonic() - t0
+        for c in conns:
+            c.close()
+        if errors:
+            raise errors[0]
+        if len(photos) != 100:
+            raise RuntimeError(f"the first page held {len(photos)} photos, not 100")
+        return elapsed
+
+
+def bench_gallery(d, photos, runs=5):
+    """The gallery's first screen with `photos` in the library, and the daemon's memory with
+    the gallery open (its live-update stream connected)."""
+    gallery = Gallery(d)
+    stream = gallery.connection()
+    stream.request("GET", "/events", headers={"Cookie": gallery.cookie})
+    events = stream.getresponse()
+    if events.status != 200:
+        raise RuntimeError(f"/events: {events.status}")
+    times = sorted(gallery.first_screen() for _ in range(runs))
+    rss, hwm = proc_status(d.proc.pid, "VmRSS"), proc_status(d.proc.pid, "VmHWM")
+    stream.close()
+    med = statistics.median(times)
+    row(f"gallery: first screen (page, assets, 100 photos listed, 100 thumbnails) with {photos:,} photos",
+        "≤ 200 ms", f"{fmt(med, 's')} (min {fmt(times[0], 's')}, max {fmt(times[-1], 's')}, {runs} runs)",
+        limit="loopback HTTP: ~0.1 ms a request")
+    row("gallery: daemon RSS with the gallery open (after those runs, live stream connected)", "—",
+        f"{fmt(rss, 'MiB')} (peak {fmt(hwm, 'MiB')})")
 
 
 # ---------------------------------------------------------------------------------------
