@@ -19,7 +19,9 @@ enum FillLibrary {
         let data = try store.blobs.store([UInt8](repeating: 0xA5, count: 1024))
         let thumbnail = try SampleImage.make(width: 320, height: 240, sigma: 4)
         let seconds = try measure {
-            for n in 0..<photos { _ = try store.addPhoto(name: "photo-\(n)", data: data, thumbnail: thumbnail) }
+            for n in 0..<photos {
+                _ = try store.addPhoto(name: "photo-\(n)", data: data, thumbnail: thumbnail)
+            }
         }
         print(String(format: "filled %d photos in %.1f s", photos, seconds))
     }

@@ -99,6 +99,14 @@ struct WebGalleryTests {
             body: Array("{not json".utf8))
         #expect(garbage.status == 400)
         #expect(garbage.json?["error"]?["code"] == "invalid_request")
+        let nested = try client.send(
+            "POST", "/api/tag.add",
+            headers: [("Origin", "http://\(client.host)"), ("X-PeerShare-CSRF", client.csrf ?? "")],
+            body: Array((String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)).utf8))
+        #expect(nested.status == 400)
+        #expect(
+            nested.json?["error"]?["message"]?.stringValue?.contains("nests arrays and objects deeper")
+                == true)
         let badRating = try client.api("rate", ["photo": .string(photo), "value": 9])
         #expect(badRating.status == 400)
         #expect(try client.api("photo.show", ["photo": "ffffffff"]).status == 404)

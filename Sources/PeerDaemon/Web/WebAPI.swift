@@ -37,6 +37,15 @@ struct WebAPI: Sendable {
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             values = [:]
         } else {
+            // As on the control socket: parsing time grows with the cube of the nesting depth.
+            guard JSONLine.nestingDepth(of: Data(body)) <= ControlRequest.maximumNesting else {
+                return .failure(
+                    ControlError(
+                        .invalidRequest,
+                        "\(name): the body nests arrays and objects deeper than \(ControlRequest.maximumNesting) levels"
+                    ),
+                    status: 400)
+            }
             guard let json = JSONLine.decode(Data(body)), case .object(let object) = json else {
                 return .failure(
                     ControlError(.invalidRequest, "\(name): the body must be a JSON object of arguments"),
