@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "peershared", targets: ["PeerDaemon"]),
         .executable(name: "peershare", targets: ["PeerShareCLI"]),
         .executable(name: "peershare-bench", targets: ["Bench"]),
+        .executable(name: "peershare-thumbnailer", targets: ["Thumbnailer"]),
         .library(name: "Support", targets: ["Support"]),
         .library(name: "Store", targets: ["Store"]),
         .library(name: "Replication", targets: ["Replication"]),
@@ -54,11 +55,13 @@ let package = Package(
         .executableTarget(
             name: "PeerDaemon",
             dependencies: [
-                "Support", "Store", "Replication", "ControlProtocol", "CMicroHTTPD", "QRCode", "Thumbnails",
+                "Support", "Store", "Replication", "ControlProtocol", "CMicroHTTPD", "QRCode",
             ],
             // The gallery's pages, scripts and styles, compiled into the binary.
             resources: [.embedInCode("Web/Assets")]
         ),
+        // The process the daemon runs for each thumbnail, so image decoders stay out of it.
+        .executableTarget(name: "Thumbnailer", dependencies: ["Thumbnails", "Support"]),
         .executableTarget(name: "PeerShareCLI", dependencies: ["Support", "ControlProtocol", "QRCode"]),
         .executableTarget(
             name: "Bench", dependencies: ["Support", "Store", "Replication", "CLinux", "Thumbnails"]),

@@ -16,7 +16,7 @@ import Testing
             try database.execute(
                 """
                 ALTER TABLE participants DROP COLUMN address;
-                DROP TABLE set_authors; DROP TABLE signed_set_tops; DROP TABLE log_members; DROP TABLE address_records; DROP TABLE device_links; DROP TABLE join_requests; DROP TABLE ended_shares; DROP TABLE thumbnail_jobs; DROP INDEX photos_by_time;
+                DROP TABLE set_authors; DROP TABLE signed_set_tops; DROP TABLE log_members; DROP TABLE address_records; DROP TABLE device_links; DROP TABLE join_requests; DROP TABLE ended_shares; DROP TABLE thumbnail_jobs; DROP INDEX photos_by_time; DROP INDEX photos_by_live_hash;
                 DELETE FROM stamps WHERE field = 5 AND entity = 2;
                 PRAGMA user_version = 10;
                 """)

@@ -1,6 +1,5 @@
 import Store
 import Support
-import Thumbnails
 
 /// Works through the thumbnail jobs of a library: for each photo added on this device without
 /// a thumbnail, makes one from its data file and stores it (a replicated local change),
@@ -11,6 +10,7 @@ import Thumbnails
 struct ThumbnailJobRunner: Sendable {
     let library: Library
     let logger: Logger
+    let maker: ThumbnailProcess
     /// Jobs left for the next start; shared by every drain of this run.
     let kept: Guarded<Set<String>>
 
@@ -19,7 +19,6 @@ struct ThumbnailJobRunner: Sendable {
 
     /// Handles every job of both stores, oldest ID first, until none is left or `stop` fires.
     func drain(until stop: StopSignal) {
-        var maker: ThumbnailMaker?
         for store in library.stores {
             while !stop.isFired {
                 let jobs: [String]
@@ -30,20 +29,12 @@ struct ThumbnailJobRunner: Sendable {
                     return
                 }
                 if jobs.isEmpty { break }
-                if maker == nil {
-                    do {
-                        maker = try ThumbnailMaker()
-                    } catch {
-                        logger.error("no thumbnails until a restart: \(error)")
-                        return
-                    }
-                }
-                for photo in jobs where !stop.isFired { run(photo, in: store, maker: maker!) }
+                for photo in jobs where !stop.isFired { run(photo, in: store) }
             }
         }
     }
 
-    private func run(_ photo: String, in store: LibraryStore, maker: ThumbnailMaker) {
+    private func run(_ photo: String, in store: LibraryStore) {
         let log = logger.with("photo", String(photo.prefix(8)))
         do {
             guard let file = try store.dataFile(ofPhoto: photo) else {
@@ -87,23 +78,22 @@ struct ThumbnailJobRunner: Sendable {
     }
 
     private func handle(
-        _ error: ThumbnailError, _ photo: String, in store: LibraryStore, _ log: Logger
+        _ error: ThumbnailProcess.Failure, _ photo: String, in store: LibraryStore, _ log: Logger
     ) throws {
         switch error {
-        case .notAnImage(_, let reason):
+        case .notAnImage(let reason):
             log.info(
-                "no thumbnail: the photo's data is not an image a thumbnail is made of "
-                    + "(\(ThumbnailMaker.formats))", ["reason": reason])
+                "no thumbnail: the photo's data is not an image a thumbnail is made of", ["reason": reason])
             try store.dropThumbnailJob(photo)
-        case .unreadable(_, let reason):
+        case .unreadable(let reason):
             // Deleted meanwhile (its data went with it), or the data file is unreadable.
             if try store.photo(photo) == nil {
                 try store.dropThumbnailJob(photo)
             } else {
                 keep(photo, log, "cannot read its data: \(reason)")
             }
-        case .invalidSide, .unavailable:
-            keep(photo, log, "\(error)")
+        case .failed(let reason):
+            keep(photo, log, reason)
         }
     }
 

@@ -18,7 +18,8 @@ final class ThumbnailWorker: Sendable {
 
     init(library: Library, logger: Logger) {
         let runner = ThumbnailJobRunner(
-            library: library, logger: logger.with("component", "thumbnails"), kept: Guarded([]))
+            library: library, logger: logger.with("component", "thumbnails"),
+            maker: .besideDaemon(maxBytes: library.limits.maxThumbnailBytes), kept: Guarded([]))
         let stopping = stopping
         // A wake finds every job in the tables: several waiting wakes need one drain.
         thread = JobThread(linger: .seconds(1)) { _ in runner.drain(until: stopping) }

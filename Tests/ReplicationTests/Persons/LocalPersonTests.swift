@@ -46,7 +46,7 @@ import Testing
             DROP TABLE device_list_entries; DELETE FROM meta WHERE key = 'local_person';
             ALTER TABLE shares DROP COLUMN owner_person; ALTER TABLE participants DROP COLUMN person;
             DROP TABLE device_persons; DROP TABLE membership_operations; DROP TABLE signed_sets;
-            ALTER TABLE participants DROP COLUMN address; DROP TABLE set_authors; DROP TABLE signed_set_tops; DROP TABLE log_members; DROP TABLE address_records; DROP TABLE device_links; DROP TABLE join_requests; DROP TABLE ended_shares; DROP TABLE thumbnail_jobs; DROP INDEX photos_by_time;
+            ALTER TABLE participants DROP COLUMN address; DROP TABLE set_authors; DROP TABLE signed_set_tops; DROP TABLE log_members; DROP TABLE address_records; DROP TABLE device_links; DROP TABLE join_requests; DROP TABLE ended_shares; DROP TABLE thumbnail_jobs; DROP INDEX photos_by_time; DROP INDEX photos_by_live_hash;
             PRAGMA user_version = 6
             """)
         database.close()
