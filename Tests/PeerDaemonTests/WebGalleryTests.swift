@@ -240,4 +240,38 @@ struct WebGalleryTests {
         }
         #expect(try daemon.cli("ping").status == 0)
     }
+
+    @Test func syncGoesOnWhileTheGalleryIsFlooded() throws {
+        let alice = try SharingPeer("alice", config: "web_max_connections = 4\nweb_connection_timeout = 5\n")
+        let bob = try SharingPeer("bob")
+        for peer in [alice, bob] { peer.join([alice, bob]) }
+        let photo = try alice.addPhoto("lake.jpg", bytes: randomBytes(2000))
+        let created = try alice.json("share", "create", photo, "--title", "Lake")
+        let share = try #require(created["share"]?.stringValue)
+        _ = try alice.json("share", "invite", share, bob.id, "--permission", "read-write")
+        _ = try bob.json("accept", try #require(created["url"]?.stringValue))
+        try bob.syncWait()
+
+        let (gallery, _) = try HTTPTestClient.fromUI(alice.daemon)
+        var flood: [TCPSocket] = []
+        for _ in 0..<40 {
+            if let socket = try? gallery.connect() {
+                try? HTTPTestClient.write(socket, Array("GET / HTTP/1.1\r\nHost: \(gallery.host)\r\n".utf8))
+                flood.append(socket)
+            }
+        }
+        // Both ways, while the gallery's connections are all taken.
+        #expect(try bob.cli("tag", "add", photo, "from-bob").status == 0)
+        try waitUntil("bob's tag at alice during the flood", timeout: .seconds(60)) {
+            try alice.json("photo", "show", photo)["tags"]?.arrayValue?.contains { $0["name"] == "from-bob" }
+                == true
+        }
+        #expect(try alice.cli("rate", photo, "5").status == 0)
+        try waitUntil("alice's rating at bob during the flood", timeout: .seconds(60)) {
+            try bob.json("photo", "show", photo)["ratings"]?.arrayValue?.count == 1
+        }
+        flood.removeAll()
+        let client = try HTTPTestClient.loggedIn(to: alice.daemon)
+        #expect(try client.get("/").status == 200)
+    }
 }
