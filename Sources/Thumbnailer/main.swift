@@ -1,14 +1,14 @@
-// `peershare-thumbnailer FILE [SIDE]`: writes a JPEG thumbnail of FILE (longest side SIDE,
-// default 320) to standard output, for `peershared`, which runs it for each photo added
-// without a thumbnail (`ThumbnailProcess`). Image decoders (libjpeg, libpng, libwebp,
+// `peershare-thumbnailer FILE...`: writes a 320 px JPEG thumbnail of each FILE to standard
+// output, for `peershared`, which runs it for each batch of photos added without a
+// thumbnail (`ThumbnailProcess`). Image decoders (libjpeg, libpng, libwebp,
 // libtiff, libheif through libvips) run here and not in the daemon: a crash, a hang or a
 // memory blow-up on a hostile file ends this process, under the limits below, and costs one
-// thumbnail. Exit statuses: `ThumbnailerExit` (Support); the reason goes to standard error.
+// batch (the daemon drops the photo it was decoding and goes on with a new process).
 import Glibc
 import Support
 import Thumbnails
 
-/// CPU seconds and address space one thumbnail may take: a 12-megapixel JPEG needs about
+/// CPU seconds and address space one batch may take: a 12-megapixel JPEG needs about
 /// 0.1 s and 100 MiB; a decompression bomb stops here instead.
 func limit(_ resource: __rlimit_resource, _ value: rlim_t) {
     var bounds = rlimit(rlim_cur: value, rlim_max: value)
@@ -23,28 +23,44 @@ func complain(_ text: String) {
 limit(RLIMIT_CPU, 60)
 limit(RLIMIT_AS, 4 << 30)
 
-let arguments = CommandLine.arguments.dropFirst()
-guard (1...2).contains(arguments.count), let file = arguments.first,
-    let side = arguments.count == 2 ? Int(arguments.last!) : ThumbnailMaker.defaultLongestSide
-else {
-    complain("usage: peershare-thumbnailer FILE [LONGEST_SIDE]")
-    exit(ThumbnailerExit.usage)
-}
-do {
-    let bytes = try ThumbnailMaker().thumbnail(ofFile: file, longestSide: side)
+/// Writes all of `bytes` to standard output, or exits.
+func emit(_ bytes: [UInt8]) {
     var written = 0
     while written < bytes.count {
         let count = bytes[written...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
         guard count > 0 else { exit(74) }
         written += count
     }
-    exit(0)
+}
+
+let files = Array(CommandLine.arguments.dropFirst())
+guard !files.isEmpty else {
+    complain("usage: peershare-thumbnailer FILE...")
+    exit(ThumbnailerExit.usage)
+}
+let maker: ThumbnailMaker
+do {
+    maker = try ThumbnailMaker()
 } catch {
     complain("\(error)")
-    switch error {
-    case .notAnImage: exit(ThumbnailerExit.notAnImage)
-    case .unreadable: exit(ThumbnailerExit.unreadable)
-    case .invalidSide: exit(ThumbnailerExit.usage)
-    case .unavailable: exit(ThumbnailerExit.unavailable)
+    exit(ThumbnailerExit.unavailable)
+}
+// One answer per file, in order: `ok LENGTH` and the JPEG's bytes, or `error STATUS REASON`
+// (STATUS one of ThumbnailerExit's) on one line.
+for file in files {
+    do {
+        let bytes = try maker.thumbnail(ofFile: file)
+        emit(Array("ok \(bytes.count)\n".utf8) + bytes)
+    } catch {
+        let status: Int32
+        switch error {
+        case .notAnImage: status = ThumbnailerExit.notAnImage
+        case .unreadable: status = ThumbnailerExit.unreadable
+        case .invalidSide: status = ThumbnailerExit.usage
+        case .unavailable: status = ThumbnailerExit.unavailable
+        }
+        let reason = "\(error)".map { $0.isNewline ? " " : $0 }
+        emit(Array("error \(status) \(String(reason))\n".utf8))
     }
 }
+exit(0)

@@ -29,12 +29,16 @@ struct ThumbnailJobRunner: Sendable {
                     return
                 }
                 if jobs.isEmpty { break }
-                for photo in jobs where !stop.isFired { run(photo, in: store) }
+                let files = jobs.compactMap { try? store.dataFile(ofPhoto: $0) }
+                let made = maker.thumbnails(ofFiles: Array(Set(files)).sorted())
+                for photo in jobs where !stop.isFired { run(photo, in: store, made: made) }
             }
         }
     }
 
-    private func run(_ photo: String, in store: LibraryStore) {
+    private func run(
+        _ photo: String, in store: LibraryStore, made: [String: Result<[UInt8], ThumbnailProcess.Failure>]
+    ) {
         let log = logger.with("photo", String(photo.prefix(8)))
         do {
             guard let file = try store.dataFile(ofPhoto: photo) else {
@@ -45,11 +49,15 @@ struct ThumbnailJobRunner: Sendable {
                 }
                 return
             }
+            // A file the thumbnailer did not reach (it ended on an earlier one) waits for the
+            // next batch.
+            guard let result = made[file] else { return }
             let thumbnail: [UInt8]
-            do {
-                thumbnail = try maker.thumbnail(ofFile: file)
-            } catch {
-                try handle(error, photo, in: store, log)
+            switch result {
+            case .success(let bytes):
+                thumbnail = bytes
+            case .failure(let failure):
+                try handle(failure, photo, in: store, log)
                 return
             }
             let limit = library.limits.maxThumbnailBytes

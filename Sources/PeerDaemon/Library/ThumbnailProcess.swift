@@ -1,11 +1,12 @@
 import Foundation
 import Support
 
-/// Makes one thumbnail by running `peershare-thumbnailer` (installed beside `peershared`):
-/// the image decoders run in that short-lived process, never in the daemon, so a hostile or
-/// damaged file can crash, hang or bloat only it (it is killed after `timeout` or when it
-/// writes more than a thumbnail may be), and the daemon does not carry libvips and the
-/// hundred libraries it loads.
+/// Makes thumbnails by running `peershare-thumbnailer` (installed beside `peershared`) on a
+/// batch of files: the image decoders run in that short-lived process, never in the daemon,
+/// so a hostile or damaged file can crash, hang or bloat only it (it is killed after its
+/// deadline or when it writes more than the thumbnails may be), and the daemon does not
+/// carry libvips and the hundred libraries it loads. One process per batch spreads its
+/// start-up (the loader, libvips' own) over the batch.
 struct ThumbnailProcess: Sendable {
     /// Why no thumbnail came out, as the runner decides on it.
     enum Failure: Error, Equatable {
@@ -30,31 +31,63 @@ struct ThumbnailProcess: Sendable {
         return ThumbnailProcess(executable: directory + "/" + executableName, maxBytes: maxBytes)
     }
 
-    func thumbnail(ofFile path: String) throws(Failure) -> [UInt8] {
+    /// The thumbnails of `files`, by file, made by one run of the thumbnailer. A file the
+    /// thumbnailer was decoding when it crashed, hung or overran gets `notAnImage` (no retry
+    /// helps a file that kills its decoder); files after it get no answer, to be asked again.
+    func thumbnails(ofFiles files: [String]) -> [String: Result<[UInt8], Failure>] {
+        guard !files.isEmpty else { return [:] }
         guard access(executable, X_OK) == 0 else {
-            throw .failed("\(executable) is missing or not executable: install it beside peershared")
+            let failure = Failure.failed(
+                "\(executable) is missing or not executable: install it beside peershared")
+            return Dictionary(uniqueKeysWithValues: files.map { ($0, .failure(failure)) })
         }
         let output: ProcessOutput
         do {
-            output = try BoundedProcess.run(executable, [path], maxOutputBytes: maxBytes, timeout: timeout)
+            output = try BoundedProcess.run(
+                executable, files, maxOutputBytes: files.count * (maxBytes + 64),
+                timeout: timeout + .seconds(10) * files.count)
         } catch {
-            throw .failed("cannot run \(executable): \(error)")
+            let failure = Failure.failed("cannot run \(executable): \(error)")
+            return Dictionary(uniqueKeysWithValues: files.map { ($0, .failure(failure)) })
         }
-        let reason = output.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
-        if output.timedOut {
-            throw .failed("\(Self.executableName) took longer than \(timeout) and was killed")
+        var answers = Self.answers(output.stdout)
+        if answers.count < files.count {
+            let reason =
+                output.timedOut
+                ? "\(Self.executableName) took too long on it and was killed"
+                : output.tooLarge
+                    ? "its thumbnail came out over \(maxBytes) bytes (max_thumbnail_bytes)"
+                    : "\(Self.executableName) ended with status \(output.status) on it: "
+                        + output.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+            answers.append(.failure(.notAnImage(reason)))
         }
-        if output.tooLarge {
-            throw .notAnImage("the thumbnail would be over \(maxBytes) bytes (max_thumbnail_bytes)")
+        return Dictionary(uniqueKeysWithValues: zip(files, answers).map { ($0, $1) })
+    }
+
+    /// The complete answers at the start of the thumbnailer's output, in order.
+    static func answers(_ output: [UInt8]) -> [Result<[UInt8], Failure>] {
+        var answers: [Result<[UInt8], Failure>] = []
+        var position = 0
+        while let newline = output[position...].firstIndex(of: 0x0A) {
+            let line = String(decoding: output[position..<newline], as: UTF8.self)
+            let words = line.split(separator: " ", maxSplits: 2).map(String.init)
+            position = newline + 1
+            if words.first == "ok", words.count == 2, let length = Int(words[1]), length > 0,
+                output.count - position >= length
+            {
+                answers.append(.success(Array(output[position..<position + length])))
+                position += length
+            } else if words.first == "error", words.count >= 2, let status = Int32(words[1]) {
+                let reason = words.count == 3 ? words[2] : "no reason given"
+                switch status {
+                case ThumbnailerExit.notAnImage: answers.append(.failure(.notAnImage(reason)))
+                case ThumbnailerExit.unreadable: answers.append(.failure(.unreadable(reason)))
+                default: answers.append(.failure(.failed(reason)))
+                }
+            } else {
+                break
+            }
         }
-        switch output.status {
-        case 0 where !output.stdout.isEmpty: return output.stdout
-        case ThumbnailerExit.notAnImage: throw .notAnImage(reason)
-        case ThumbnailerExit.unreadable: throw .unreadable(reason)
-        default:
-            throw .failed(
-                "\(Self.executableName) ended with status \(output.status): \(reason.isEmpty ? "no reason given" : reason)"
-            )
-        }
+        return answers
     }
 }
