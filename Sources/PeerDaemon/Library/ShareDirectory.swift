@@ -138,15 +138,9 @@ struct ShareDirectory: Sendable {
 
     /// The ended share `reference` names (a unique prefix of its ID).
     func endedShare(_ reference: String) throws -> EndedShare {
-        let prefix = reference.lowercased()
-        let matches = try library.sharedStore.endedShares().filter { $0.zone.hasPrefix(prefix) }
-        guard let first = matches.first, !prefix.isEmpty else {
-            throw StoreError.notFound(kind: "share that ended", reference: reference)
-        }
-        guard matches.count == 1 else {
-            throw StoreError.ambiguous(kind: "share that ended", reference: reference, matches: matches.count)
-        }
-        return first
+        try UniquePrefix.match(
+            reference.lowercased(), reference: reference, among: try library.sharedStore.endedShares(),
+            kind: "share that ended", key: \.zone)
     }
 
     func isListed(_ share: ShareInfo) -> Bool {

@@ -181,22 +181,14 @@ struct CommandLineParser: Sendable {
             try apply(option, inline: inline, remaining: &remaining, to: &parsed, command: command)
         }
         for (index, argument) in command.arguments.enumerated() {
-            if argument.takesRest {
-                guard index < positionals.count || command.isOptional(argument) else {
-                    throw .usage("'\(command.name)' needs \(argument.placeholder)", helpCommand: help)
-                }
-                parsed.values[argument.key] = .array(positionals.dropFirst(index).map(JSON.string))
-                return parsed
-            }
             guard index < positionals.count else {
                 if command.isOptional(argument) { continue }
-                throw .usage("'\(command.name)' needs \(argument.placeholder)", helpCommand: help)
+                throw .usage("'\(command.name)' needs \(command.name(of: argument))", helpCommand: help)
             }
             if command.takesTheRest(argument) {
-                // `help share create`: the last argument takes every word left.
-                parsed.values[argument.key] = .array(positionals[index...].map { .string($0) })
-                positionals = Array(positionals.prefix(index + 1))
-                break
+                // `help share create`, `photo add a.jpg b.jpg`: the words as given, every one left.
+                parsed.values[argument.key] = .array(positionals.dropFirst(index).map(JSON.string))
+                return parsed
             }
             parsed.values[argument.key] = try ParsedArguments.convert(
                 positionals[index], type: command.declared(argument.key).type, label: argument.placeholder,

@@ -62,7 +62,8 @@ struct ArgumentSpec: Sendable {
     /// `Completion.Kind(placeholder:)`).
     var completion: Completion.Kind?
     /// The last argument only: it takes every remaining positional word, as given (no path
-    /// made absolute), as an array; the command's `run` reads them.
+    /// made absolute), as an array (`help`'s topic words; `photo add`'s files, which its
+    /// `run` reads).
     var takesRest = false
 }
 
@@ -109,10 +110,10 @@ extension CommandSpec {
     /// Whether a positional argument may be left out: its control argument is optional.
     func isOptional(_ argument: ArgumentSpec) -> Bool { !declared(argument.key).isRequired }
 
-    /// Whether a positional argument takes every word left (`help [COMMAND...]`): the last
-    /// one, when its control argument is an array of strings.
+    /// Whether a positional argument takes every word left (`help [COMMAND...]`, `photo add
+    /// PATH...`): the last one, when its spec says so.
     func takesTheRest(_ argument: ArgumentSpec) -> Bool {
-        argument.key == arguments.last?.key && declared(argument.key).type == .strings
+        argument.takesRest && argument.key == arguments.last?.key
     }
 
     /// Whether `key` is one of the command's local options, which are never sent.
@@ -134,10 +135,14 @@ extension CommandSpec {
         }
     }
 
+    /// `PHOTO` or `PATH...`: an argument as help, errors and the manual name it.
+    func name(of argument: ArgumentSpec) -> String {
+        takesTheRest(argument) ? argument.placeholder + "..." : argument.placeholder
+    }
+
     /// `PHOTO`, `[PEER_ID]` or `[COMMAND...]`, as usage lines show an argument.
     func usage(of argument: ArgumentSpec) -> String {
-        let base = takesTheRest(argument) ? argument.placeholder + "..." : argument.placeholder
-        return isOptional(argument) ? "[\(base)]" : base
+        isOptional(argument) ? "[\(name(of: argument))]" : name(of: argument)
     }
 
     /// The command's words, arguments and options: `photo add FILE [--name N] …`.

@@ -58,7 +58,7 @@ struct HelpText: Sendable {
         var lines = ["usage: peershare \(command.synopsis)", "", command.summary]
         if !command.arguments.isEmpty {
             lines += ["", "arguments:"]
-            lines += command.arguments.map { "  " + $0.placeholder.padded(to: 16) + $0.help }
+            lines += command.arguments.map { "  " + command.name(of: $0).padded(to: 16) + $0.help }
         }
         if !command.options.isEmpty {
             lines += ["", "options:"]

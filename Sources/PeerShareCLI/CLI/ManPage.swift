@@ -27,7 +27,7 @@ struct ManPage: Sendable {
             page.raw(ManPageWriter.usage("peershare " + command.synopsis))
             page.paragraph(command.summary)
             for argument in command.arguments {
-                page.tagged(ManPageWriter.italic(argument.placeholder), argument.help)
+                page.tagged(ManPageWriter.italic(command.name(of: argument)), argument.help)
             }
             for option in command.options {
                 page.tagged(

@@ -12,7 +12,7 @@ enum LocalCommands {
             arguments: [
                 ArgumentSpec(
                     placeholder: "COMMAND", key: "topic", help: "a command or group: share, share create, …",
-                    completion: .command)
+                    completion: .command, takesRest: true)
             ],
             request: ControlCommand("help", [.optional("topic", .strings)]), mode: .local(run: help)),
         CommandSpec(

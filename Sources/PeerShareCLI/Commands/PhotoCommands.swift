@@ -12,7 +12,7 @@ enum PhotoCommands {
                 "add photos from files, directories (-r) or standard input (-); prints the ID, or a summary",
             arguments: [
                 ArgumentSpec(
-                    placeholder: "PATH...", key: "file",
+                    placeholder: "PATH", key: "file",
                     help: "files, directories (with -r), or - for standard input", takesRest: true)
             ],
             options: [
