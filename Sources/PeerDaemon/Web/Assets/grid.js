@@ -82,6 +82,11 @@ async function loadFilters(grid, seq) {
     value: d.device_id || d.id,
     label: d.this_device ? `${d.name || shortId(d.id)} (this device)` : d.name || shortId(d.id),
   }));
+  // A live update that changes no option leaves the selects alone: one being used is not
+  // swapped out under the pointer.
+  const signature = JSON.stringify([shareOptions, tagNames, deviceOptions, f]);
+  if (grid.filterSignature === signature) return;
+  grid.filterSignature = signature;
   const render = () =>
     grid.filterBar.replaceChildren(
       filterSelect('filter-share', 'Share', 'All shares', shareOptions, f.share || ''),
@@ -197,6 +202,9 @@ export async function refreshGrid(route, seq) {
     }
   }
   if (!current(seq) || grid !== state.grid) return;
+  // The grid grew while this ran (the next page came in as one scrolled): ask again for all
+  // of it, rather than shrink it back.
+  if (grid.photos.length > want) return refreshGrid(route, seq);
   const cells = new Map([...grid.grid.children].map((cell) => [cell.dataset.id, cell]));
   const next = photos.map((photo) => {
     const old = cells.get(photo.id);
