@@ -5,8 +5,10 @@ import Store
 /// bytes, the data straight from its file with byte ranges.
 enum WebPhotoFiles {
     static func thumbnail(_ id: String, in library: Library) -> WebResponse {
-        guard let store = library.stores.first(where: { (try? $0.photo(id)) != nil }),
-            let bytes = try? store.thumbnail(ofPhoto: id), !bytes.isEmpty
+        // One read of the thumbnail column per store (a live photo's, nil otherwise): the first
+        // screen asks for a hundred of these at once.
+        guard let bytes = library.stores.lazy.compactMap({ try? $0.thumbnail(ofPhoto: id) }).first,
+            !bytes.isEmpty
         else {
             return .text("no thumbnail for photo \(id)\n", status: 404)
         }
