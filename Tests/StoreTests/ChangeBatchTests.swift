@@ -56,6 +56,12 @@ import Testing
         let sets = try f.owner.priv.changes(zone: f.zone, since: VectorClock(), batchSize: 1)
         #expect(sets.count > 2)
         let everything = try f.owner.priv.changes(zone: f.zone, since: VectorClock()).flatMap(\.objects)
+        Self.expectWholeObjectsAndClaimsKept(sets, everything: everything)
+    }
+
+    /// Sent in this order, `sets` bring each object whole at its first appearance, and every
+    /// field a set's `until` claims by that set.
+    static func expectWholeObjectsAndClaimsKept(_ sets: [ChangeSet], everything: [ObjectChange]) {
         var delivered: Set<String> = []
         var seenObjects: Set<String> = []
         for set in sets {
@@ -74,6 +80,7 @@ import Testing
                 }
             }
         }
+        #expect(Set(everything.map(\.id)) == seenObjects)
     }
 
     @Test func aBatchWhosePredecessorIsMissingIsNotAppliedAndChangesNothing() throws {

@@ -59,8 +59,10 @@ final class StoreEffects {
     /// Performs a store action; nil for actions that are not about the store.
     func perform(_ action: SessionAction) -> [SessionEvent]? {
         switch action {
-        case .prepareChanges(let zone, let since, let batchSize, let generation):
-            return [.changesPrepared(zone: zone, generation: generation, prepare(zone, since, batchSize))]
+        case .prepareChanges(let zone, let since, let batchSize, let limit, let generation):
+            return [
+                .changesPrepared(zone: zone, generation: generation, prepare(zone, since, batchSize, limit))
+            ]
         case .apply(let set):
             let (store, peer, deliver) = (store(ofZone: set.zone), remotePeer, self.deliver)
             background {
@@ -140,18 +142,22 @@ final class StoreEffects {
         zones[zone].map { library.store($0.store) }
     }
 
-    private func prepare(_ zone: String, _ since: VectorClock, _ batchSize: Int) -> Result<
-        [ChangeSet], SessionFailure
-    > {
-        guard let info = zones[zone] else { return .success([]) }
+    private func prepare(_ zone: String, _ since: VectorClock, _ batchSize: Int, _ limit: ChangePageLimit)
+        -> Result<
+            ChangePage, SessionFailure
+        >
+    {
+        guard let info = zones[zone] else { return .success(ChangePage(sets: [], complete: true)) }
         let store = library.store(info.store)
         // A participant sends only what it wrote: a peer takes nothing else from it (but
         // another device of its person, which takes its copy whole).
         let author = info.sendsWhole ? nil : store.localPeer
         do {
-            return .success(try store.changes(zone: zone, since: since, batchSize: batchSize, author: author))
+            return .success(
+                try store.changePage(
+                    zone: zone, since: since, batchSize: batchSize, author: author, limit: limit))
         } catch StoreError.unknownZone {
-            return .success([])
+            return .success(ChangePage(sets: [], complete: true))
         } catch {
             return .failure(SessionFailure("\(error)"))
         }

@@ -10,8 +10,10 @@ public enum SessionAction: Equatable, Sendable {
     case established(VersionAgreement)
     /// A sharing message (join, leave, membership check) for the engine's sharing hook.
     case sharing(Frame)
-    /// Compute `store.changes(zone:since:batchSize:)`; answer with `changesPrepared`.
-    case prepareChanges(zone: String, since: VectorClock, batchSize: Int, generation: Int)
+    /// Compute the next page of `store.changePage(zone:since:batchSize:limit:)`; answer with
+    /// `changesPrepared`.
+    case prepareChanges(
+        zone: String, since: VectorClock, batchSize: Int, limit: ChangePageLimit, generation: Int)
     /// Read the signed sets of `zone` the peer lacks (it holds `after`), up to `byteLimit`
     /// bytes, with the certificates of their authors not sent on this connection yet; answer
     /// with `setsPrepared`.

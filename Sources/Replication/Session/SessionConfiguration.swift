@@ -12,6 +12,11 @@ public struct SessionConfiguration: Sendable {
     /// Field changes per change set asked of the store (smaller when a set would not fit in
     /// a frame).
     public var changeBatchSize = 2_000
+    /// Change sets are computed a page at a time, the next once the last one is sent: a page
+    /// holds at most this many batches, and none after the values pass `changePageBytes`. So
+    /// the sender's memory follows the page and the window, not the size of the zone.
+    public var changePageBatches = 8
+    public var changePageBytes = 2 << 20
     /// Encoded change sets sent but not yet answered, in bytes (one set always goes, even
     /// when larger). Bounds what the receiver must buffer.
     public var changeWindowBytes = 8 << 20

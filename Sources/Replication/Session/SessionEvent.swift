@@ -104,7 +104,7 @@ public enum SessionEvent: Sendable {
     /// Runs anti-entropy again: announces these clocks and sends anything the peer lacks.
     case resync([SessionZone])
     /// The store's answer to `SessionAction.prepareChanges`.
-    case changesPrepared(zone: String, generation: Int, Result<[ChangeSet], SessionFailure>)
+    case changesPrepared(zone: String, generation: Int, Result<ChangePage, SessionFailure>)
     /// The store's answer to `SessionAction.apply`.
     case applied(zone: String, ApplyOutcome)
     /// The store's answer to `SessionAction.undoRefused`: the refusals undone, or why not.

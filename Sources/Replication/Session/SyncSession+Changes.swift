@@ -105,12 +105,16 @@ extension SyncSession {
         zone.dirty = false
         zone.preparing = true
         zones[id] = zone
+        let limit = ChangePageLimit(
+            fields: zone.batchSize * configuration.changePageBatches, bytes: configuration.changePageBytes)
         out.append(
-            .prepareChanges(zone: id, since: remote, batchSize: zone.batchSize, generation: zone.generation))
+            .prepareChanges(
+                zone: id, since: remote, batchSize: zone.batchSize, limit: limit, generation: zone.generation)
+        )
     }
 
     mutating func changesPrepared(
-        zone id: String, generation: Int, _ result: Result<[ChangeSet], SessionFailure>
+        zone id: String, generation: Int, _ result: Result<ChangePage, SessionFailure>
     ) {
         guard var zone = zones[id], zone.preparing else { return }
         zone.preparing = false
@@ -121,7 +125,10 @@ extension SyncSession {
         }
         let sets: [ChangeSet]
         switch result {
-        case .success(let prepared): sets = prepared
+        case .success(let page):
+            sets = page.sets
+            // More to send: the next page is computed once this one has left the outbox.
+            if !page.complete { zones[id]!.dirty = true }
         case .failure(let failure):
             close(
                 .internalFailure("computing changes of zone \(id): \(failure.message)"), code: .internalError)

@@ -8,6 +8,17 @@ import Testing
     let participant = SessionProbe.participant
     let zone = SessionProbe.zone
 
+    /// What a session asks of the store with the default configuration.
+    static func prepare(_ zone: String, since: VectorClock, batchSize: Int, generation: Int) -> SessionAction
+    {
+        let defaults = SessionConfiguration()
+        return .prepareChanges(
+            zone: zone, since: since, batchSize: batchSize,
+            limit: ChangePageLimit(
+                fields: batchSize * defaults.changePageBatches, bytes: defaults.changePageBytes),
+            generation: generation)
+    }
+
     @Test func thePeersZoneClocksStartAnAntiEntropyFromTheirClock() {
         var probe = SessionProbe()
         #expect(probe.session.isIdle == false)
@@ -15,7 +26,7 @@ import Testing
         probe.receive(
             ZoneClocks([.init(zone: zone, clock: theirs), .init(zone: "not-shared", clock: theirs)]))
         #expect(
-            probe.requests == [.prepareChanges(zone: zone, since: theirs, batchSize: 2_000, generation: 1)])
+            probe.requests == [Self.prepare(zone, since: theirs, batchSize: 2_000, generation: 1)])
         #expect(probe.last.contains(.notify(.synchronising(zones: 2))))
     }
 
@@ -28,7 +39,8 @@ import Testing
             SessionProbe.set(
                 since: VectorClock([owner: UInt64(k - 1)]), until: VectorClock([owner: UInt64(k)]))
         }
-        probe.handle(.changesPrepared(zone: zone, generation: 1, .success(sets)))
+        probe.handle(
+            .changesPrepared(zone: zone, generation: 1, .success(ChangePage(sets: sets, complete: true))))
         #expect(probe.sent == [.changeSet(ChangeSetMessage(sets[0]))], "one set at a time with a tiny window")
         probe.receive(ChangeSetAck(zone: zone, clock: VectorClock([owner: 1])))
         #expect(probe.sent == [.changeSet(ChangeSetMessage(sets[1]))])
@@ -36,6 +48,37 @@ import Testing
         probe.receive(ChangeSetAck(zone: zone, clock: VectorClock([owner: 3])))
         #expect(probe.sent.isEmpty)
         #expect(probe.session.remoteClocks[zone] == VectorClock([owner: 3]))
+        #expect(probe.session.isIdle)
+    }
+
+    /// A page that is not the end of the delta: the next one is asked for from where it
+    /// ended once its sets have left the outbox, and not before.
+    @Test func theNextPageIsAskedForOnceThisOneHasGone() {
+        var configuration = SessionConfiguration()
+        configuration.changeWindowBytes = 1
+        var probe = SessionProbe(configuration: configuration)
+        probe.receive(ZoneClocks([.init(zone: zone, clock: VectorClock())]))
+        let sets = (1...2).map { k in
+            SessionProbe.set(
+                since: VectorClock([owner: UInt64(k - 1)]), until: VectorClock([owner: UInt64(k)]))
+        }
+        probe.handle(
+            .changesPrepared(zone: zone, generation: 1, .success(ChangePage(sets: sets, complete: false))))
+        #expect(probe.sent == [.changeSet(ChangeSetMessage(sets[0]))])
+        #expect(probe.requests.isEmpty, "the page's second set still waits for the window")
+        probe.receive(ChangeSetAck(zone: zone, clock: VectorClock([owner: 1])))
+        #expect(probe.sent == [.changeSet(ChangeSetMessage(sets[1]))])
+        #expect(
+            probe.requests == [
+                Self.prepare(zone, since: VectorClock([owner: 2]), batchSize: 2_000, generation: 1)
+            ])
+        probe.receive(ChangeSetAck(zone: zone, clock: VectorClock([owner: 2])))
+        let last = SessionProbe.set(since: VectorClock([owner: 2]), until: VectorClock([owner: 3]))
+        probe.handle(
+            .changesPrepared(zone: zone, generation: 1, .success(ChangePage(sets: [last], complete: true))))
+        #expect(probe.sent == [.changeSet(ChangeSetMessage(last))])
+        #expect(probe.requests.isEmpty, "the delta is complete")
+        probe.receive(ChangeSetAck(zone: zone, clock: VectorClock([owner: 3])))
         #expect(probe.session.isIdle)
     }
 
@@ -55,12 +98,13 @@ import Testing
             SessionProbe.set(since: VectorClock([owner: 2]), until: VectorClock([owner: 3])),
             SessionProbe.set(since: VectorClock([owner: 3]), until: VectorClock([owner: 4])),
         ]
-        probe.handle(.changesPrepared(zone: zone, generation: 1, .success(sets)))
+        probe.handle(
+            .changesPrepared(zone: zone, generation: 1, .success(ChangePage(sets: sets, complete: true))))
         let actual = VectorClock([owner: 1])
         probe.receive(ChangeSetNotReady(zone: zone, clock: actual))
         #expect(probe.sent.isEmpty, "the second set, computed from a wrong belief, is dropped")
         #expect(
-            probe.requests == [.prepareChanges(zone: zone, since: actual, batchSize: 2_000, generation: 2)])
+            probe.requests == [Self.prepare(zone, since: actual, batchSize: 2_000, generation: 2)])
     }
 
     @Test func localCommitsDuringAComputationAreFollowedUpOnce() {
@@ -71,11 +115,12 @@ import Testing
         probe.handle(.localCommit(zone: zone))
         #expect(probe.requests.isEmpty, "a computation is already under way")
         let set = SessionProbe.set(until: VectorClock([owner: 6]))
-        probe.handle(.changesPrepared(zone: zone, generation: 1, .success([set])))
+        probe.handle(
+            .changesPrepared(zone: zone, generation: 1, .success(ChangePage(sets: [set], complete: true))))
         #expect(probe.sent == [.changeSet(ChangeSetMessage(set))])
         #expect(
             probe.requests == [
-                .prepareChanges(zone: zone, since: VectorClock([owner: 6]), batchSize: 2_000, generation: 1)
+                Self.prepare(zone, since: VectorClock([owner: 6]), batchSize: 2_000, generation: 1)
             ])
         probe.handle(.localCommit(zone: "another-zone"))
         #expect(probe.last.isEmpty)
@@ -87,7 +132,8 @@ import Testing
         let theirs = VectorClock([owner: 5])
         probe.receive(ZoneClocks([.init(zone: zone, clock: theirs)]))
         let empty = ChangeSet(zone: zone, since: theirs, until: theirs, objects: [])
-        probe.handle(.changesPrepared(zone: zone, generation: 1, .success([empty])))
+        probe.handle(
+            .changesPrepared(zone: zone, generation: 1, .success(ChangePage(sets: [empty], complete: true))))
         #expect(probe.sent.isEmpty)
         #expect(probe.session.isIdle)
     }
@@ -100,11 +146,13 @@ import Testing
         let theirs = VectorClock([owner: 6])
         probe.receive(ZoneClocks([.init(zone: zone, clock: theirs)]))
         let empty = ChangeSet(zone: zone, since: theirs, until: theirs, objects: [])
-        probe.handle(.changesPrepared(zone: zone, generation: 1, .success([empty])))
+        probe.handle(
+            .changesPrepared(zone: zone, generation: 1, .success(ChangePage(sets: [empty], complete: true))))
         #expect(probe.sent == [.changeSet(ChangeSetMessage(empty))])
         probe.receive(ChangeSetAck(zone: zone, clock: theirs))
         probe.handle(.localCommit(zone: zone))
-        probe.handle(.changesPrepared(zone: zone, generation: 1, .success([empty])))
+        probe.handle(
+            .changesPrepared(zone: zone, generation: 1, .success(ChangePage(sets: [empty], complete: true))))
         #expect(probe.sent.isEmpty)
         #expect(probe.session.isIdle)
     }
@@ -116,7 +164,8 @@ import Testing
         var probe = SessionProbe(local: participant, remote: owner, zones: zones)
         probe.receive(ZoneClocks([.init(zone: zone, clock: VectorClock())]))
         let set = SessionProbe.set(until: VectorClock([owner: 9, participant: 4]))
-        probe.handle(.changesPrepared(zone: zone, generation: 1, .success([set])))
+        probe.handle(
+            .changesPrepared(zone: zone, generation: 1, .success(ChangePage(sets: [set], complete: true))))
         #expect(probe.session.remoteClocks[zone] == VectorClock([participant: 4]))
     }
 
@@ -160,15 +209,18 @@ import Testing
         var probe = SessionProbe(configuration: configuration)
         probe.receive(ZoneClocks([.init(zone: zone, clock: VectorClock())]))
         let big = SessionProbe.set(until: VectorClock([owner: 6]), objects: 20)
-        probe.handle(.changesPrepared(zone: zone, generation: 1, .success([big])))
+        probe.handle(
+            .changesPrepared(zone: zone, generation: 1, .success(ChangePage(sets: [big], complete: true))))
         #expect(
             probe.requests == [
-                .prepareChanges(zone: zone, since: VectorClock(), batchSize: 500, generation: 1)
+                Self.prepare(zone, since: VectorClock(), batchSize: 500, generation: 1)
             ])
         var asked: [Int] = []
-        while case .prepareChanges(_, _, let batchSize, _) = probe.requests.first, asked.count < 10 {
+        while case .prepareChanges(_, _, let batchSize, _, _) = probe.requests.first, asked.count < 10 {
             asked.append(batchSize)
-            probe.handle(.changesPrepared(zone: zone, generation: 1, .success([big])))
+            probe.handle(
+                .changesPrepared(zone: zone, generation: 1, .success(ChangePage(sets: [big], complete: true)))
+            )
         }
         #expect(asked == [500, 125, 31, 7, 1])
         #expect(probe.last.contains { if case .log(.error, _) = $0 { true } else { false } })
@@ -202,7 +254,7 @@ import Testing
         #expect(
             probe.sent == [.zoneClocks(ZoneClocks([.init(zone: "late", clock: VectorClock([owner: 1]))]))])
         #expect(
-            probe.requests == [.prepareChanges(zone: "late", since: theirs, batchSize: 2_000, generation: 0)])
+            probe.requests == [Self.prepare("late", since: theirs, batchSize: 2_000, generation: 0)])
     }
 
     @Test func aConnectionWithNoZonesStillAnnouncesSoThePeerKnowsItIsSettled() {
