@@ -44,7 +44,7 @@ extension ReplicationEngine {
             if now >= nextTick {
                 for connection in state.withLock({ Array($0.connections.values) }) { connection.post(.tick) }
                 closeOverdueGuests()
-                releaseMemoryAfterBurst()
+                releaseMemoryWhenQuiet()
                 if state.withLock({ state in
                     defer { state.neighboursChanged = false }
                     return state.neighboursChanged

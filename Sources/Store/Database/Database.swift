@@ -48,6 +48,11 @@ public final class Database: @unchecked Sendable {
         close()
     }
 
+    /// Frees the cached pages no statement holds (they are read again when needed).
+    func releaseMemory() {
+        _ = sqlite3_db_release_memory(handle)
+    }
+
     /// Creates the database file with mode 0600 before SQLite opens it, and makes an
     /// existing one 0600: SQLite creates the `-wal` and `-shm` files with the main file's
     /// mode, so this keeps all three private whatever the process umask. Best effort: when

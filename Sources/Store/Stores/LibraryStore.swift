@@ -38,6 +38,9 @@ public final class LibraryStore: @unchecked Sendable {
     /// owner and participants act through any of their current devices.
     let deviceGroups = Mutex(DeviceGroups())
     private var draining = false
+    /// Reads and writes so far, and what `releaseMemoryIfQuiet` last saw of that count.
+    let uses = Atomic<Int>(0)
+    let memoryWatch = Mutex(MemoryWatch())
 
     /// The private store's zone that is never shared.
     public static let defaultZone = "default"
@@ -111,7 +114,8 @@ public final class LibraryStore: @unchecked Sendable {
     /// Runs `body` with the connection under the store's lock, for queries. `body` must not
     /// keep the connection, nor call back into the store (the lock is not reentrant).
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try lock.withLock { try body(db) }
+        uses.add(1, ordering: .relaxed)
+        return try lock.withLock { try body(db) }
     }
 
     /// Runs `body` as one transaction recorded in history under `author`, then tells the
@@ -124,6 +128,7 @@ public final class LibraryStore: @unchecked Sendable {
         // A local write made for a client that named itself is recorded under its name.
         let author =
             author == .local ? (ClientAuthorContext.name.map(HistoryAuthor.client) ?? .local) : author
+        uses.add(1, ordering: .relaxed)
         let result: T = try lock.withLock {
             try transaction {
                 let tx = Transaction(
@@ -138,11 +143,17 @@ public final class LibraryStore: @unchecked Sendable {
         return result
     }
 
+    /// Frees the connection's unused cached pages; not counted as a use.
+    func releaseCachedPages() {
+        lock.withLock { db.releaseMemory() }
+    }
+
     /// Runs `body` as one transaction on this peer's own bookkeeping (invitations,
     /// departures, addresses, adopted fields): nothing is stamped, replicated or recorded in
     /// history.
     func writeLocal<T>(_ body: (Database) throws -> T) throws -> T {
-        try lock.withLock { try transaction { try body(db) } }
+        uses.add(1, ordering: .relaxed)
+        return try lock.withLock { try transaction { try body(db) } }
     }
 
     /// One SQLite transaction; on failure the peer numbering is reloaded, since numbers
