@@ -5,7 +5,7 @@ import Store
 // peershare-bench: figures of SPEC §11 — store level (apply rate, dedup of 100,000 tags, with
 // the raw SQLite insert rate of the same rows as the reference) and replication over TLS
 // (latency, initial sync, 1 GB of photo data). Run by scripts/bench.
-// `--only=apply,dedup,signature,raw,replication,latency,initial,bulk,thumbnails` runs some parts
+// `--only=apply,dedup,signature,delta,raw,replication,latency,initial,bulk,thumbnails` runs some parts
 // (for profiling). `thumbnails` is the thumbnail rate of SPEC §14.
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -43,6 +43,9 @@ for run in 1...runs {
         let samples = NSTemporaryDirectory() + "peershare-bench-\(getpid())-thumbnail-samples"
         if run == 1 { scratches.append(samples) }
         results.append(contentsOf: try ThumbnailBench(samples: samples).run())
+    }
+    if wanted("delta") {
+        results.append(contentsOf: try DeltaBench(directory: scratch + "/delta", photos: 100_000).run())
     }
     if wanted("raw") {
         results.append(contentsOf: try RawInsertBench(directory: scratch + "/raw").run())

@@ -1,0 +1,102 @@
+import Foundation
+import Replication
+import Store
+
+/// What a zone's owner spends computing the delta a joining peer needs: a zone of 100,000
+/// photos, each with a rating and a tag link (1,000 tags), read page by page with the
+/// daemon's session limits, as a connection streams it.
+struct DeltaBench {
+    let directory: String
+    let photos: Int
+
+    func run() throws -> [BenchResult] {
+        let zone = try BenchZone(directory: directory)
+        let store = zone.library.privateStore
+        let author = zone.participant
+        var hlc = benchStartHLC()
+        var batch: [ObjectChange] = []
+        var sets: [[ObjectChange]] = []
+        func add(_ object: ObjectChange) {
+            batch.append(object)
+            if batch.count >= 3_000 {
+                sets.append(batch)
+                batch = []
+            }
+        }
+        for t in 0..<1_000 {
+            hlc += 1
+            let s = Stamp(hlc: hlc, peer: author)
+            add(
+                ObjectChange(
+                    entity: .tag, id: uuid(1, t),
+                    fields: [
+                        FieldChange(field: TagField.uuid, value: .text(uuid(2, t)), stamp: s),
+                        FieldChange(field: TagField.name, value: .text("tag-\(t)"), stamp: s),
+                    ]))
+        }
+        for p in 0..<photos {
+            hlc += 1
+            let s = Stamp(hlc: hlc, peer: author)
+            let id = uuid(3, p)
+            add(
+                ObjectChange(
+                    entity: .photo, id: id,
+                    fields: [
+                        FieldChange(field: PhotoField.name, value: .text("IMG_\(p).jpg"), stamp: s),
+                        FieldChange(field: PhotoField.uniqueName, value: .text(uuid(4, p)), stamp: s),
+                        FieldChange(field: PhotoField.createdAt, value: .integer(Int64(p)), stamp: s),
+                        FieldChange(
+                            field: PhotoField.dataHash, value: .text(String(format: "%064x", p)), stamp: s),
+                        FieldChange(field: PhotoField.dataSize, value: .integer(100_000), stamp: s),
+                    ]))
+            add(
+                ObjectChange(
+                    entity: .rating, id: uuid(5, p),
+                    fields: [
+                        FieldChange(field: RatingField.photo, value: .text(id), stamp: s),
+                        FieldChange(field: RatingField.value, value: .integer(Int64(p % 5 + 1)), stamp: s),
+                    ]))
+            add(
+                ObjectChange(
+                    entity: .link, id: LibraryStore.linkID(photo: id, tag: uuid(1, p % 1_000)),
+                    fields: [FieldChange(field: LinkField.linked, value: .integer(1), stamp: s)]))
+        }
+        sets.append(batch)
+        for set in try zone.chained(sets, startHLC: hlc) { _ = try store.apply(set, from: author) }
+        try store.checkpoint()
+
+        let session = SessionConfiguration()
+        let limit = ChangePageLimit(
+            fields: session.changeBatchSize * session.changePageBatches, bytes: session.changePageBytes)
+        var since = VectorClock()
+        var fields = 0
+        var pages = 0
+        var largestPage = 0
+        let cpu = processCPUSeconds()
+        let seconds = try measure {
+            while true {
+                let page = try store.changePage(
+                    zone: zone.zone, since: since, batchSize: session.changeBatchSize, limit: limit)
+                let count = page.sets.reduce(0) { $0 + $1.changeCount }
+                fields += count
+                largestPage = max(largestPage, count)
+                pages += 1
+                for set in page.sets { since = since.merged(with: set.until) }
+                if page.complete { break }
+            }
+        }
+        let used = processCPUSeconds() - cpu
+        return [
+            BenchResult(
+                name: "owner computes the delta of a zone of \(photos) photos with ratings and links, page by page",
+                unit: "s", value: seconds, target: "-"),
+            BenchResult(
+                name: "owner's delta: field changes per second", unit: "changes/s",
+                value: Double(fields) / seconds, target: "-"),
+            BenchResult(name: "owner's delta: CPU time", unit: "s", value: used, target: "-"),
+            BenchResult(name: "owner's delta: pages", unit: "pages", value: Double(pages), target: "-"),
+            BenchResult(
+                name: "owner's delta: largest page", unit: "changes", value: Double(largestPage), target: "-"),
+        ]
+    }
+}
