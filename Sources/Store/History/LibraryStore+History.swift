@@ -7,7 +7,7 @@ extension LibraryStore {
         -> [HistoryEntry]
     {
         try read { db in
-            var sql = "SELECT token, author, timestamp FROM history WHERE token > ?"
+            var sql = "SELECT token, author, timestamp, changes FROM history WHERE token > ?"
             var values: [any SQLBindable] = [since]
             if let excluded = excludingAuthor {
                 sql += " AND author != ?"
@@ -19,16 +19,21 @@ extension LibraryStore {
             }
             sql += " ORDER BY token LIMIT ?"
             values.append(limit)
-            let entries = try db.query(sql, values: values) { ($0.int64(0), $0.string(1), $0.int64(2)) }
-            return try entries.map { token, author, timestamp in
-                let changes = try db.query(
-                    "SELECT entity, object, zone, type FROM history_changes WHERE token = ? ORDER BY rowid",
-                    token
-                ) {
-                    HistoryChange(
-                        entity: $0.string(0), id: $0.string(1), zone: $0.string(2),
-                        type: ChangeType(rawValue: $0.string(3)) ?? .update)
-                }
+            let entries = try db.query(sql, values: values) {
+                ($0.int64(0), $0.string(1), $0.int64(2), $0.isNull(3) ? nil : $0.bytes(3))
+            }
+            return try entries.map { token, author, timestamp, packed in
+                // Entries of versions before migration 18 have their changes in rows of their own.
+                let changes =
+                    try packed.map { HistoryPacking.unpack($0) ?? [] }
+                    ?? db.query(
+                        "SELECT entity, object, zone, type FROM history_changes WHERE token = ? ORDER BY rowid",
+                        token
+                    ) {
+                        HistoryChange(
+                            entity: $0.string(0), id: $0.string(1), zone: $0.string(2),
+                            type: ChangeType(rawValue: $0.string(3)) ?? .update)
+                    }
                 return HistoryEntry(
                     token: token, author: author, store: kind, timestamp: timestamp, changes: changes)
             }

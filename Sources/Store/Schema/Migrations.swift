@@ -3,7 +3,7 @@
 /// A released migration is never edited: a change to the schema is a new entry at the end,
 /// so a store written by any earlier version opens and upgrades in place.
 enum Migrations {
-    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17]
+    static let all: [String] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18]
 
     /// Brings `db` to the latest version, each migration in its own transaction.
     static func migrate(_ db: Database) throws {
@@ -248,6 +248,46 @@ enum Migrations {
         CREATE TABLE thumbnail_jobs (photo_id TEXT PRIMARY KEY) WITHOUT ROWID;
         CREATE INDEX photos_by_time ON photos (deleted, created_at, id);
         CREATE INDEX photos_by_live_hash ON photos (deleted, data_hash);
+        """
+
+    /// A leaner layout for what every write touches (issue 17). **Stamps grouped by stamp**:
+    /// one row per object and distinct stamp, `fields` the bitmask of the field codes that
+    /// carry it (bit n = code n), instead of one row per field. An object written in one
+    /// transaction — every new photo, tag, rating and link — has one row and one
+    /// `stamps_by_zone` entry instead of one of each per field; a field written later moves
+    /// its bit to a row of its new stamp. Every field's bit is in at most one row of its
+    /// object. **History changes packed**: a transaction's changes go into one blob on its
+    /// `history` row (`HistoryPacking`) instead of one `history_changes` row each; the rows
+    /// earlier versions wrote stay and are still read.
+    static let v18 = """
+        CREATE TABLE stamp_groups (
+            entity INTEGER NOT NULL,
+            object TEXT NOT NULL,
+            peer INTEGER NOT NULL,
+            hlc INTEGER NOT NULL,
+            zone TEXT NOT NULL,
+            fields INTEGER NOT NULL,
+            PRIMARY KEY (entity, object, peer, hlc)
+        ) WITHOUT ROWID;
+        INSERT INTO stamp_groups (entity, object, peer, hlc, zone, fields)
+            SELECT entity, object, peer, hlc, max(zone), sum(1 << field) FROM stamps
+            GROUP BY entity, object, peer, hlc;
+        DROP VIEW live_links;
+        DROP TABLE stamps;
+        ALTER TABLE stamp_groups RENAME TO stamps;
+        CREATE INDEX stamps_by_zone ON stamps (zone, peer, hlc);
+        CREATE VIEW live_links AS
+        SELECT pt.id AS id, pt.photo_id AS photo_id, pt.tag_id AS tag_id, t.winner AS winner, pt.zone AS zone
+        FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id
+        LEFT JOIN stamps s ON s.entity = 6 AND s.object = pt.id AND s.fields & 8 != 0
+        LEFT JOIN peers sp ON sp.idx = s.peer
+        WHERE pt.linked = 1 AND t.winner IS NOT NULL AND NOT EXISTS (
+            SELECT 1 FROM photo_tags o CROSS JOIN tags ot CROSS JOIN stamps so
+            WHERE o.photo_id = pt.photo_id AND o.linked = 0 AND ot.id = o.tag_id AND ot.winner = t.winner
+              AND so.entity = 6 AND so.object = o.id AND so.fields & 8 != 0
+              AND (so.hlc > s.hlc OR (so.hlc = s.hlc
+                   AND (SELECT peer_id FROM peers WHERE idx = so.peer) > sp.peer_id)));
+        ALTER TABLE history ADD COLUMN changes BLOB;
         """
 
     static let v1 = """

@@ -159,12 +159,16 @@ extension LibraryStore {
         }
         // At most one stamp per field: a short list beats a dictionary.
         var stamps: [(field: UInt8, stamp: Stamp)] = []
-        try db.forEach(
-            "SELECT field, peer, hlc FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue),
-            object.id
-        ) {
-            if let peer = peer(numbered: $0.int64(1), db) {
-                stamps.append((UInt8($0.int(0)), Stamp(hlc: $0.uint64(2), peer: peer)))
+        // An object without a row has no stamps (they go with it): one lookup fewer per new object.
+        if row != nil {
+            try db.forEach(
+                "SELECT fields, peer, hlc FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue),
+                object.id
+            ) { row in
+                if let peer = peer(numbered: row.int64(1), db) {
+                    let stamp = Stamp(hlc: row.uint64(2), peer: peer)
+                    FieldMask.forEach(row.int64(0)) { stamps.append(($0, stamp)) }
+                }
             }
         }
         let tombstoned = row.map { $0[1] != .integer(0) } ?? false

@@ -109,10 +109,18 @@ extension LibraryStore {
         guard fields < Int.max else { return nil }
         var stamps: [Stamp] = []
         for (index, peer) in peers {
+            // A row stamps one field or more: at most `fields + 1` rows are needed.
+            var counted = 0
             try db.forEach(
-                "SELECT hlc FROM stamps WHERE zone = ? AND peer = ? AND hlc > ? ORDER BY hlc LIMIT ?",
+                "SELECT hlc, fields FROM stamps WHERE zone = ? AND peer = ? AND hlc > ? ORDER BY hlc LIMIT ?",
                 zone, index, since[peer], fields + 1
-            ) { row in stamps.append(Stamp(hlc: row.uint64(0), peer: peer)) }
+            ) { row in
+                guard counted <= fields else { return }
+                let stamp = Stamp(hlc: row.uint64(0), peer: peer)
+                let count = min(FieldMask.count(row.int64(1)), fields + 1 - counted)
+                stamps.append(contentsOf: repeatElement(stamp, count: count))
+                counted += count
+            }
         }
         guard stamps.count > fields else { return nil }
         stamps.sort()
@@ -132,7 +140,7 @@ extension LibraryStore {
             guard upper > since[peer] else { continue }
             try db.forEach(
                 """
-                SELECT s.entity, s.object, s.field, s.peer, s.hlc
+                SELECT s.entity, s.object, s.fields, s.peer, s.hlc
                 FROM (SELECT DISTINCT entity, object FROM stamps
                       WHERE zone = ?1 AND peer = ?2 AND hlc > ?3 AND hlc <= ?4) AS o
                 JOIN stamps AS s ON s.entity = o.entity AND s.object = o.object
@@ -146,10 +154,8 @@ extension LibraryStore {
                 else { return }
                 let stamp = Stamp(hlc: row.uint64(4), peer: writer)
                 guard stamp.hlc > since[writer] else { return }
-                fetched.insert(
-                    PendingField(
-                        stamp: stamp, key: ObjectKey(entity: entity, id: row.string(1)),
-                        field: UInt8(row.int(2))))
+                let key = ObjectKey(entity: entity, id: row.string(1))
+                FieldMask.forEach(row.int64(2)) { fetched.insert(PendingField(stamp: stamp, key: key, field: $0)) }
             }
         }
         return fetched

@@ -66,13 +66,25 @@ extension LibraryStore {
         let losers = try db.query("SELECT id FROM dedup_losers") { $0.string(0) }
         if !losers.isEmpty {
             try db.run("UPDATE tags SET deleted = 2 WHERE id IN (SELECT id FROM dedup_losers)")
+            // The tombstone's bit leaves the row of its old stamp (a row left without fields
+            // goes) and joins the row of this transaction's stamp (FieldMask).
+            let tag = Int(Entity.tag.rawValue)
+            let bit = FieldMask.bit(Entity.deletedField)
             try db.run(
                 """
-                INSERT INTO stamps (entity, object, field, zone, peer, hlc)
+                UPDATE stamps SET fields = fields & ~?1
+                WHERE entity = ?2 AND object IN (SELECT id FROM dedup_losers) AND fields & ?1 != 0
+                """, bit, tag)
+            try db.run(
+                "DELETE FROM stamps WHERE entity = ? AND object IN (SELECT id FROM dedup_losers) AND fields = 0",
+                tag)
+            try db.run(
+                """
+                INSERT INTO stamps (entity, object, peer, hlc, zone, fields)
                 SELECT ?, id, ?, ?, ?, ? FROM dedup_losers WHERE true
-                ON CONFLICT (entity, object, field)
-                DO UPDATE SET zone = excluded.zone, peer = excluded.peer, hlc = excluded.hlc
-                """, Int(Entity.tag.rawValue), Int(Entity.deletedField), zone, me, hlc)
+                ON CONFLICT (entity, object, peer, hlc)
+                DO UPDATE SET zone = excluded.zone, fields = fields | excluded.fields
+                """, tag, me, hlc, zone, bit)
             tx.record(.tag, losers.map { ($0, .delete) }, zone: zone)
         }
         if !losers.isEmpty { tx.markLocalChange(in: zone) }

@@ -103,10 +103,10 @@ extension LibraryStore {
                 // never changes after.
                 sql += """
                      AND id IN (SELECT s.object FROM stamps s JOIN peers p ON p.idx = s.peer
-                    WHERE s.entity = ? AND s.field = ? AND p.peer_id = ?)
+                    WHERE s.entity = ? AND s.fields & ? != 0 AND p.peer_id = ?)
                     """
                 values +=
-                    [Int(Entity.photo.rawValue), Int(PhotoField.dataHash.code), device.bytes]
+                    [Int(Entity.photo.rawValue), FieldMask.bit(PhotoField.dataHash.code), device.bytes]
                     as [any SQLBindable]
             }
             if let zone {

@@ -27,9 +27,9 @@ extension LibraryStore {
             try db.forEach(
                 """
                 SELECT r.id, s.peer FROM ratings r
-                JOIN stamps s ON s.entity = ? AND s.object = r.id AND s.field = ?
+                JOIN stamps s ON s.entity = ? AND s.object = r.id AND s.fields & ? != 0
                 WHERE r.photo_id = ? AND r.deleted = 0
-                """, Int(Entity.rating.rawValue), Int(RatingField.photo.code), photo
+                """, Int(Entity.rating.rawValue), FieldMask.bit(RatingField.photo.code), photo
             ) { row in
                 if let peer = peer(numbered: row.int64(1), db) { raters[row.string(0)] = peer }
             }

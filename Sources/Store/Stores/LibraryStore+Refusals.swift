@@ -31,12 +31,15 @@ extension LibraryStore {
             row[0] == .text(zone)
         else { return nil }
         var fields: [FieldChange] = []
+        var stamps: [(code: UInt8, stamp: Stamp)] = []
         try db.forEach(
-            "SELECT field, peer, hlc FROM stamps WHERE entity = ? AND object = ? ORDER BY field",
-            Int(entity.rawValue), id
+            "SELECT fields, peer, hlc FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), id
         ) { stampRow in
-            let code = UInt8(stampRow.int(0))
             guard let peer = peer(numbered: stampRow.int64(1), db) else { return }
+            let stamp = Stamp(hlc: stampRow.uint64(2), peer: peer)
+            FieldMask.forEach(stampRow.int64(0)) { stamps.append(($0, stamp)) }
+        }
+        for (code, stamp) in stamps.sorted(by: { $0.code < $1.code }) {
             let value: SQLValue?
             if code == Entity.deletedField {
                 value = row[1]
@@ -45,10 +48,7 @@ extension LibraryStore {
             } else {
                 value = try Self.unknownFieldValue(entity, id, code: code, db)
             }
-            if let value {
-                fields.append(
-                    FieldChange(field: code, value: value, stamp: Stamp(hlc: stampRow.uint64(2), peer: peer)))
-            }
+            if let value { fields.append(FieldChange(field: code, value: value, stamp: stamp)) }
         }
         return ObjectChange(entity: entity, id: id, fields: fields)
     }

@@ -22,15 +22,13 @@ extension LibraryStore {
         let selfIndex = try index(of: localPeer, db)
         var fields: [PendingField] = []
         try db.forEach(
-            "SELECT entity, object, field FROM stamps WHERE zone = ? AND peer = ? AND hlc = ?", zone,
+            "SELECT entity, object, fields FROM stamps WHERE zone = ? AND peer = ? AND hlc = ?", zone,
             selfIndex,
             stamp.hlc
         ) { row in
             guard let entity = Entity(rawValue: UInt8(row.int(0))) else { return }
-            fields.append(
-                PendingField(
-                    stamp: stamp, key: ObjectKey(entity: entity, id: row.string(1)), field: UInt8(row.int(2)))
-            )
+            let key = ObjectKey(entity: entity, id: row.string(1))
+            FieldMask.forEach(row.int64(2)) { fields.append(PendingField(stamp: stamp, key: key, field: $0)) }
         }
         guard !fields.isEmpty else { return }
         fields.sort()

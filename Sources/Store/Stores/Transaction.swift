@@ -40,10 +40,11 @@ final class Transaction {
             "SELECT max(hlc) FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), id
         ) { $0.isNull(0) ? nil : $0.uint64(0) }
         guard let highest = highest ?? nil, highest >= stamp.hlc else { return }
+        let wanted = FieldMask.bits(codes)
         try db.forEach(
-            "SELECT field, peer, hlc FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), id
+            "SELECT fields, peer, hlc FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), id
         ) { row in
-            guard codes.contains(UInt8(row.int(0))), let peer = store.peer(numbered: row.int64(1), db) else {
+            guard row.int64(0) & wanted != 0, let peer = store.peer(numbered: row.int64(1), db) else {
                 return
             }
             let existing = Stamp(hlc: row.uint64(2), peer: peer)
@@ -104,25 +105,7 @@ final class Transaction {
         }
         try db.run(Self.upsertSQL(entity, mask), sqlValues: bindings)
         if !unknown.isEmpty { try LibraryStore.writeUnknownFields(entity, id, zone: zone, unknown, db) }
-        var stampBindings: [SQLValue] = []
-        stampBindings.reserveCapacity(values.count * 6)
-        var lastPeer: (PeerID, Int64)?
-        for (code, _, stamp) in values {
-            let peer: Int64
-            if let (known, index) = lastPeer, known == stamp.peer {
-                peer = index
-            } else {
-                peer = try store.index(of: stamp.peer, db)
-                lastPeer = (stamp.peer, peer)
-            }
-            stampBindings.append(.integer(Int64(entity.rawValue)))
-            stampBindings.append(.text(id))
-            stampBindings.append(.integer(Int64(code)))
-            stampBindings.append(.text(zone))
-            stampBindings.append(.integer(peer))
-            stampBindings.append(stamp.hlc.sqlValue)
-        }
-        try db.run(Self.stampsSQL(rows: values.count), sqlValues: stampBindings)
+        try writeStamps(entity, id, zone: zone, values, fresh: existed == nil)
         if deletes && entity == .photo {
             // The sample deletes a photo's thumbnail with it; only the tombstone stays.
             try db.run("UPDATE photos SET thumbnail = NULL WHERE id = ?", id)
@@ -138,6 +121,60 @@ final class Transaction {
                 name = try db.first("SELECT name FROM tags WHERE id = ?", id) { $0.optionalString(0) } ?? nil
             }
             if let name { touchedTagNames[zone, default: []].insert(name) }
+        }
+    }
+
+    /// Gives the written fields their stamps: each field's bit leaves the row of its old stamp
+    /// (a row left without fields goes) and joins the row of its new one, so an object keeps
+    /// one row per distinct stamp. The object's other rows follow it into `zone`. A `fresh`
+    /// object (no row before this write) has no stamps yet: every row deletion goes with its
+    /// stamps (`forgetStamps`, `hardDelete`).
+    private func writeStamps(
+        _ entity: Entity, _ id: String, zone: String, _ values: [(UInt8, SQLValue, Stamp)], fresh: Bool
+    ) throws {
+        var groups: [(peer: Int64, hlc: UInt64, mask: Int64)] = []
+        var written: Int64 = 0
+        var lastPeer: (PeerID, Int64)?
+        for (code, _, stamp) in values {
+            let peer: Int64
+            if let (known, index) = lastPeer, known == stamp.peer {
+                peer = index
+            } else {
+                peer = try store.index(of: stamp.peer, db)
+                lastPeer = (stamp.peer, peer)
+            }
+            let bit = FieldMask.bit(code)
+            written |= bit
+            if let i = groups.firstIndex(where: { $0.peer == peer && $0.hlc == stamp.hlc }) {
+                groups[i].mask |= bit
+            } else {
+                groups.append((peer, stamp.hlc, bit))
+            }
+        }
+        let kind = SQLValue.integer(Int64(entity.rawValue))
+        if !fresh {
+            try db.run(
+                """
+                UPDATE stamps SET fields = fields & ~?1, zone = ?2
+                WHERE entity = ?3 AND object = ?4 AND (fields & ?1 != 0 OR zone != ?2)
+                """, sqlValues: [.integer(written), .text(zone), kind, .text(id)])
+            if db.changes > 0 {
+                try db.run(
+                    "DELETE FROM stamps WHERE entity = ? AND object = ? AND fields = 0",
+                    sqlValues: [kind, .text(id)])
+            }
+        }
+        for group in groups {
+            try db.run(
+                """
+                INSERT INTO stamps (entity, object, peer, hlc, zone, fields) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (entity, object, peer, hlc)
+                DO UPDATE SET zone = excluded.zone, fields = fields | excluded.fields
+                """,
+                sqlValues: [
+                    kind, .text(id), .integer(group.peer), group.hlc.sqlValue, .text(zone),
+                    .integer(group.mask),
+                ])
         }
     }
 
@@ -224,65 +261,16 @@ final class Transaction {
         }
         guard !changes.isEmpty else { return nil }
         let timestamp = Int64(HybridLogicalClock.physical(of: stamp.hlc))
-        try db.run("INSERT INTO history (author, timestamp) VALUES (?, ?)", author.description, timestamp)
+        try db.run(
+            "INSERT INTO history (author, timestamp, changes) VALUES (?, ?, ?)", author.description,
+            timestamp,
+            HistoryPacking.pack(changes))
         let token = db.lastInsertRowID
-        // Many rows per statement: one statement execution per change was a tenth of an apply.
-        var start = 0
-        while start < changes.count {
-            let chunk = changes[start..<min(start + Self.historyRowsPerStatement, changes.count)]
-            var bindings: [SQLValue] = []
-            bindings.reserveCapacity(chunk.count * 5)
-            for change in chunk {
-                bindings.append(.integer(token))
-                bindings.append(.text(change.entity))
-                bindings.append(.text(change.id))
-                bindings.append(.text(change.zone))
-                bindings.append(.text(change.type.rawValue))
-            }
-            try db.run(Self.historySQL(rows: chunk.count), sqlValues: bindings)
-            start += chunk.count
-        }
         return HistoryEntry(
             token: token, author: author.description, store: store.kind, timestamp: timestamp,
             changes: changes)
     }
 
-    /// One statement upserting `rows` stamps.
-    private static func stampsSQL(rows: Int) -> String {
-        upsertLock.withLock {
-            if let sql = stampUpserts[rows] { return sql }
-            let sql = """
-                INSERT INTO stamps (entity, object, field, zone, peer, hlc) VALUES \(tuples(rows, of: 6))
-                ON CONFLICT (entity, object, field)
-                DO UPDATE SET zone = excluded.zone, peer = excluded.peer, hlc = excluded.hlc
-                """
-            stampUpserts[rows] = sql
-            return sql
-        }
-    }
-
-    /// History rows written by one statement (5 parameters each, far below SQLite's limit).
-    private static let historyRowsPerStatement = 100
-
-    /// One statement inserting `rows` history changes.
-    private static func historySQL(rows: Int) -> String {
-        upsertLock.withLock {
-            if let sql = historyInserts[rows] { return sql }
-            let sql =
-                "INSERT INTO history_changes (token, entity, object, zone, type) VALUES \(tuples(rows, of: 5))"
-            historyInserts[rows] = sql
-            return sql
-        }
-    }
-
-    /// `(?, ?), (?, ?)` for `rows` rows of `columns` parameters.
-    private static func tuples(_ rows: Int, of columns: Int) -> String {
-        let tuple = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
-        return Array(repeating: tuple, count: rows).joined(separator: ", ")
-    }
-
-    nonisolated(unsafe) private static var stampUpserts: [Int: String] = [:]
-    nonisolated(unsafe) private static var historyInserts: [Int: String] = [:]
     nonisolated(unsafe) private static var upserts: [UInt64: String] = [:]
     private static let upsertLock = Lock()
 

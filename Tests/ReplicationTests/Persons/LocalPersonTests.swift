@@ -41,6 +41,7 @@ import Testing
         }
         // What schema 6 left: no device lists, no person, no persons on shares, no membership log.
         let database = try Database(path: temp.file("state/private.sqlite"))
+        try database.execute(SchemaDowngrade.toSchema17)
         try database.execute(
             """
             DROP TABLE device_list_entries; DELETE FROM meta WHERE key = 'local_person';

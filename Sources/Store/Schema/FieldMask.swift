@@ -1,0 +1,27 @@
+/// The field codes one row of the `stamps` table stands for: the bitmask in its `fields`
+/// column, bit n for code n (codes are below 64), since the table keeps one row per object
+/// and distinct stamp rather than one per field (migration 18).
+enum FieldMask {
+    /// The bit of one field code.
+    static func bit(_ code: UInt8) -> Int64 {
+        precondition(code < 64, "field code \(code) has no bit")
+        return Int64(bitPattern: UInt64(1) << UInt64(code))
+    }
+
+    /// The bits of several codes.
+    static func bits(_ codes: some Sequence<UInt8>) -> Int64 {
+        codes.reduce(0) { $0 | bit($1) }
+    }
+
+    /// Each code of `mask`, lowest first.
+    static func forEach(_ mask: Int64, _ body: (UInt8) throws -> Void) rethrows {
+        var rest = UInt64(bitPattern: mask)
+        while rest != 0 {
+            try body(UInt8(rest.trailingZeroBitCount))
+            rest &= rest - 1
+        }
+    }
+
+    /// How many codes `mask` holds.
+    static func count(_ mask: Int64) -> Int { UInt64(bitPattern: mask).nonzeroBitCount }
+}
