@@ -42,14 +42,20 @@ import Testing
         let upgraded = reopened.privateStore
         let version = try upgraded.read { db in try db.first("PRAGMA user_version") { $0.int(0) } }
         #expect(version == Migrations.all.count)
-        #expect(try upgraded.read { db in try db.first("SELECT count(*) FROM stamps WHERE object = ?", photo) { $0.int(0) } } == 2)
+        #expect(
+            try upgraded.read { db in
+                try db.first("SELECT count(*) FROM stamps WHERE object = ?", photo) { $0.int(0) }
+            } == 2)
         #expect(try upgraded.canonicalDump(zone: zone) == dump)
         #expect(try upgraded.changes(zone: zone, since: VectorClock()) == delta)
         let old = try #require(try upgraded.history().last)
         #expect(old.changes == [HistoryChange(entity: "photo", id: photo, zone: zone, type: .update)])
         // Writing goes on in the new layout: the name's bit moves to the new stamp's row.
         try upgraded.renamePhoto(photo, to: "coast.jpg")
-        #expect(try upgraded.read { db in try db.first("SELECT count(*) FROM stamps WHERE object = ?", photo) { $0.int(0) } } == 2)
+        #expect(
+            try upgraded.read { db in
+                try db.first("SELECT count(*) FROM stamps WHERE object = ?", photo) { $0.int(0) }
+            } == 2)
         #expect(try upgraded.photo(photo)?.name == "coast.jpg")
         let latest = try #require(try upgraded.history().last)
         #expect(latest.changes == [HistoryChange(entity: "photo", id: photo, zone: zone, type: .update)])
@@ -60,7 +66,8 @@ import Testing
         let changes = [
             HistoryChange(entity: "photo", id: "p1", zone: "z1", type: .insert),
             HistoryChange(entity: "photo_tag", id: "p1/t1", zone: "z1", type: .update),
-            HistoryChange(entity: "tag", id: String(repeating: "t", count: 300), zone: "default", type: .delete),
+            HistoryChange(
+                entity: "tag", id: String(repeating: "t", count: 300), zone: "default", type: .delete),
         ]
         let packed = HistoryPacking.pack(changes)
         #expect(HistoryPacking.unpack(packed) == changes)

@@ -51,7 +51,8 @@ enum HistoryPacking {
             else { return nil }
             changes.append(
                 HistoryChange(
-                    entity: tables[0][e], id: id, zone: tables[1][z], type: ChangeType(rawValue: tables[2][t]) ?? .update
+                    entity: tables[0][e], id: id, zone: tables[1][z],
+                    type: ChangeType(rawValue: tables[2][t]) ?? .update
                 ))
         }
         return changes

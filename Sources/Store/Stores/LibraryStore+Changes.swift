@@ -155,7 +155,9 @@ extension LibraryStore {
                 let stamp = Stamp(hlc: row.uint64(4), peer: writer)
                 guard stamp.hlc > since[writer] else { return }
                 let key = ObjectKey(entity: entity, id: row.string(1))
-                FieldMask.forEach(row.int64(2)) { fetched.insert(PendingField(stamp: stamp, key: key, field: $0)) }
+                FieldMask.forEach(row.int64(2)) {
+                    fetched.insert(PendingField(stamp: stamp, key: key, field: $0))
+                }
             }
         }
         return fetched
