@@ -228,6 +228,32 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` in one read transaction (`BEGIN DEFERRED`) unless one is open already:
+    /// its statements see one snapshot, and the WAL read lock is taken once rather than once
+    /// per statement (a pair of `fcntl` calls each: a tenth of computing a delta). A statement
+    /// of `body` that writes makes it a write transaction; what `body` did before a throw is
+    /// committed, as it was statement by statement without the transaction.
+    public func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        guard transactionDepth == 0, sqlite3_get_autocommit(handle) != 0 else { return try body() }
+        try execute("BEGIN DEFERRED")
+        transactionDepth = 1
+        defer { transactionDepth = 0 }
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            if (try? execute("COMMIT")) == nil { try? execute("ROLLBACK") }
+            throw error
+        }
+        do {
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+        return result
+    }
+
     /// `PRAGMA integrity_check`'s verdict: "ok" on a healthy file.
     public func integrityCheck() throws -> String {
         try query("PRAGMA integrity_check") { $0.string(0) }.joined(separator: "; ")

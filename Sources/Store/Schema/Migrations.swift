@@ -258,7 +258,8 @@ enum Migrations {
     /// transaction — every new photo, tag, rating and link — has one row and one
     /// `stamps_by_zone` entry instead of one of each per field; a field written later moves
     /// its bit to a row of its new stamp. Every field's bit is in at most one row of its
-    /// object. **History changes packed**: a transaction's changes go into one blob on its
+    /// object. `stamps_by_zone` holds the fields too, so a delta reads its stamps off the
+    /// index alone. **History changes packed**: a transaction's changes go into one blob on its
     /// `history` row (`HistoryPacking`) instead of one `history_changes` row each; the rows
     /// earlier versions wrote stay and are still read.
     static let v18 = """
@@ -277,7 +278,7 @@ enum Migrations {
         DROP VIEW live_links;
         DROP TABLE stamps;
         ALTER TABLE stamp_groups RENAME TO stamps;
-        CREATE INDEX stamps_by_zone ON stamps (zone, peer, hlc);
+        CREATE INDEX stamps_by_zone ON stamps (zone, peer, hlc, fields);
         CREATE VIEW live_links AS
         SELECT pt.id AS id, pt.photo_id AS photo_id, pt.tag_id AS tag_id, t.winner AS winner, pt.zone AS zone
         FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id

@@ -39,10 +39,10 @@ extension LibraryStore {
     /// object refers to comes before it; batch k needs the batches before it (its `since`) and
     /// vouches for them (its `until`). The next page starts from the last batch's `until`.
     ///
-    /// Memory follows the limit, not the zone: only the fields up to the page's last stamp
-    /// are read (found first by their stamps alone, on the `stamps_by_zone` index), with the
-    /// later fields of the objects they touch, since an object's later fields ride along with
-    /// its first appearance, so a receiver never sees half of a new object (the repeats are
+    /// Memory follows the limit, not the zone: only the stamps up to the page's last one are
+    /// read (found first on the `stamps_by_zone` index, which holds each row's fields), and
+    /// each object's values once per batch. An object's later fields ride along with its
+    /// first appearance, so a receiver never sees half of a new object (the repeats are
     /// harmless: merging is idempotent).
     ///
     /// With `author`, only that peer's changes, and `since` and `until` only of its entry: what
@@ -63,33 +63,24 @@ extension LibraryStore {
             }
             let peers = numberedPeers(db).filter { author == nil || $0.peer == author }
             let last = try pageEnd(zone, since, peers, limit.fields, db)
-            let fetched = try pendingFields(zone, since, peers, upTo: last, db)
-            // The fields in the page's range drive the batches; later ones (`companions`) only
-            // ride along with their object.
-            let inRange = fetched.filter { last == nil || $0.stamp <= last! }.sorted()
-            var fieldsByObject: [ObjectKey: [PendingField]] = [:]
-            for field in fetched.sorted() { fieldsByObject[field.key, default: []].append(field) }
+            let inRange = try stampRows(zone, since, peers, upTo: last, db)
+            var builder = PageBuilder(store: self, db: db, since: since)
             var result: [ChangeSet] = []
             var batchSince = since
             var start = 0
-            var sent: Set<ObjectKey> = []
             var bytes = 0
             while start < inRange.count || result.isEmpty {
-                var end = min(start + batchSize, inRange.count)
-                while end < inRange.count && end > start && inRange[end].stamp == inRange[end - 1].stamp {
+                var end = start
+                var count = 0
+                while end < inRange.count
+                    && (count < batchSize || (end > start && inRange[end].stamp == inRange[end - 1].stamp))
+                {
+                    count += FieldMask.count(inRange[end].fields)
                     end += 1
                 }
                 let until =
                     end == inRange.count && last == nil ? full : Self.bound(full, by: inRange[end - 1].stamp)
-                var fields: [PendingField] = []
-                var inBatch: Set<PendingField> = []
-                for field in inRange[start..<end] {
-                    let companions = sent.insert(field.key).inserted ? fieldsByObject[field.key]! : [field]
-                    for companion in companions where inBatch.insert(companion).inserted {
-                        fields.append(companion)
-                    }
-                }
-                let objects = try group(fields[...], db)
+                let objects = try builder.batch(inRange[start..<end])
                 bytes += objects.reduce(0) { $0 + $1.estimatedBytes }
                 result.append(ChangeSet(zone: zone, since: batchSince, until: until, objects: objects))
                 batchSince = batchSince.merged(with: until)
@@ -107,7 +98,7 @@ extension LibraryStore {
         _ db: Database
     ) throws -> Stamp? {
         guard fields < Int.max else { return nil }
-        var stamps: [Stamp] = []
+        var stamps: [(stamp: Stamp, fields: Int)] = []
         for (index, peer) in peers {
             // A row stamps one field or more: at most `fields + 1` rows are needed.
             var counted = 0
@@ -116,51 +107,46 @@ extension LibraryStore {
                 zone, index, since[peer], fields + 1
             ) { row in
                 guard counted <= fields else { return }
-                let stamp = Stamp(hlc: row.uint64(0), peer: peer)
-                let count = min(FieldMask.count(row.int64(1)), fields + 1 - counted)
-                stamps.append(contentsOf: repeatElement(stamp, count: count))
+                let count = FieldMask.count(row.int64(1))
+                stamps.append((Stamp(hlc: row.uint64(0), peer: peer), count))
                 counted += count
             }
         }
-        guard stamps.count > fields else { return nil }
-        stamps.sort()
-        return stamps[max(0, fields - 1)]
+        stamps.sort { $0.stamp < $1.stamp }
+        var counted = 0
+        for (index, (stamp, count)) in stamps.enumerated() {
+            counted += count
+            if counted > fields || (counted == fields && index < stamps.count - 1) { return stamp }
+        }
+        return nil
     }
 
-    /// The fields not covered by `since` with stamps up to `last` (all when nil), and every
-    /// later field of the objects they belong to.
-    private func pendingFields(
+    /// The rows of `stamps` not covered by `since` with stamps up to `last` (all when nil),
+    /// oldest first.
+    private func stampRows(
         _ zone: String, _ since: VectorClock, _ peers: [(index: Int64, peer: PeerID)], upTo last: Stamp?,
         _ db: Database
-    ) throws -> Set<PendingField> {
-        var fetched: Set<PendingField> = []
-        let wanted = Set(peers.map(\.index))
+    ) throws -> [StampRow] {
+        var rows: [StampRow] = []
         for (index, peer) in peers {
             let upper = last.map { peer <= $0.peer ? $0.hlc : $0.hlc - 1 } ?? UInt64(Int64.max)
             guard upper > since[peer] else { continue }
             try db.forEach(
                 """
-                SELECT s.entity, s.object, s.fields, s.peer, s.hlc
-                FROM (SELECT DISTINCT entity, object FROM stamps
-                      WHERE zone = ?1 AND peer = ?2 AND hlc > ?3 AND hlc <= ?4) AS o
-                JOIN stamps AS s ON s.entity = o.entity AND s.object = o.object
-                WHERE s.zone = ?1
+                SELECT entity, object, fields, hlc FROM stamps
+                WHERE zone = ? AND peer = ? AND hlc > ? AND hlc <= ? ORDER BY hlc
                 """,
                 zone, index, since[peer], upper
             ) { row in
-                let number = row.int64(3)
-                guard wanted.contains(number), let entity = Entity(rawValue: UInt8(row.int(0))),
-                    let writer = self.peer(numbered: number, db)
-                else { return }
-                let stamp = Stamp(hlc: row.uint64(4), peer: writer)
-                guard stamp.hlc > since[writer] else { return }
-                let key = ObjectKey(entity: entity, id: row.string(1))
-                FieldMask.forEach(row.int64(2)) {
-                    fetched.insert(PendingField(stamp: stamp, key: key, field: $0))
-                }
+                guard let entity = Entity(rawValue: UInt8(row.int(0))) else { return }
+                rows.append(
+                    StampRow(
+                        stamp: Stamp(hlc: row.uint64(3), peer: peer),
+                        key: ObjectKey(entity: entity, id: row.string(1)), fields: row.int64(2)))
             }
         }
-        return fetched
+        if peers.count > 1 { rows.sort { $0.stamp != $1.stamp ? $0.stamp < $1.stamp : $0.key < $1.key } }
+        return rows
     }
 
     /// `clock` cut down to what a receiver holds once it has every stamp up to `last`.
@@ -179,32 +165,99 @@ extension LibraryStore {
         for field in fields { byObject[field.key, default: []].append(field) }
         var objects: [ObjectChange] = []
         for key in byObject.keys.sorted() {
-            let entity = key.entity
-            let columns = (["deleted"] + entity.fields.map(\.column)).joined(separator: ", ")
-            guard
-                let row = try db.first(
-                    "SELECT \(columns) FROM \(entity.table) WHERE id = ?", key.id,
-                    map: { row in
-                        (0..<(entity.fields.count + 1)).map { row.value($0) }
-                    })
-            else { continue }
-            let changes = byObject[key]!.compactMap { pending -> FieldChange? in
-                if pending.field == Entity.deletedField {
-                    return FieldChange(field: pending.field, value: row[0], stamp: pending.stamp)
-                }
-                guard let index = entity.position(of: pending.field) else {
-                    // A newer version's field, kept for it.
-                    guard let kept = try? Self.unknownFieldValue(entity, key.id, code: pending.field, db)
-                    else {
-                        return nil
-                    }
-                    return FieldChange(field: pending.field, value: kept, stamp: pending.stamp)
-                }
-                return FieldChange(field: pending.field, value: row[index + 1], stamp: pending.stamp)
-            }
-            if !changes.isEmpty { objects.append(ObjectChange(entity: entity, id: key.id, fields: changes)) }
+            let codes = byObject[key]!.map { ($0.field, $0.stamp) }
+            if let object = try currentFields(key, codes, db) { objects.append(object) }
         }
         return objects
+    }
+
+    /// The object `key` with the current values of `fields` (codes and the stamps they
+    /// carry); nil when its row is gone or none of its fields has a value.
+    func currentFields(_ key: ObjectKey, _ fields: [(code: UInt8, stamp: Stamp)], _ db: Database) throws
+        -> ObjectChange?
+    {
+        let entity = key.entity
+        guard
+            let row = try db.first(
+                EntitySQL.row(entity), key.id,
+                map: { row in (0..<(entity.fields.count + 2)).map { row.value($0) } })
+        else { return nil }
+        let changes = try fields.compactMap { code, stamp -> FieldChange? in
+            if code == Entity.deletedField { return FieldChange(field: code, value: row[1], stamp: stamp) }
+            guard let index = entity.position(of: code) else {
+                // A newer version's field, kept for it.
+                guard let kept = try Self.unknownFieldValue(entity, key.id, code: code, db) else {
+                    return nil
+                }
+                return FieldChange(field: code, value: kept, stamp: stamp)
+            }
+            return FieldChange(field: code, value: row[index + 2], stamp: stamp)
+        }
+        return changes.isEmpty ? nil : ObjectChange(entity: entity, id: key.id, fields: changes)
+    }
+}
+
+/// One row of `stamps`: an object's fields that carry one stamp.
+struct StampRow {
+    let stamp: Stamp
+    let key: ObjectKey
+    let fields: Int64
+}
+
+/// Turns runs of stamp rows into the objects of a page's batches: the first time an object
+/// appears it takes all its fields the receiver lacks along, later stamps included.
+private struct PageBuilder {
+    let store: LibraryStore
+    let db: Database
+    let since: VectorClock
+    /// Objects already met earlier in the page.
+    var met: Set<ObjectKey> = []
+
+    init(store: LibraryStore, db: Database, since: VectorClock) {
+        self.store = store
+        self.db = db
+        self.since = since
+    }
+
+    mutating func batch(_ rows: ArraySlice<StampRow>) throws -> [ObjectChange] {
+        var byObject: [ObjectKey: [(code: UInt8, stamp: Stamp)]] = [:]
+        for row in rows {
+            var fields = byObject[row.key] ?? []
+            if met.insert(row.key).inserted {
+                fields.append(contentsOf: try laterFields(of: row.key))
+            } else {
+                FieldMask.forEach(row.fields) { code in fields.append((code, row.stamp)) }
+            }
+            byObject[row.key] = fields
+        }
+        var objects: [ObjectChange] = []
+        objects.reserveCapacity(byObject.count)
+        for key in byObject.keys.sorted() {
+            // Each code once, with its newest stamp (a field rewritten within the batch).
+            var newest: [(code: UInt8, stamp: Stamp)] = []
+            for field in byObject[key]!.sorted(by: { ($0.code, $1.stamp) < ($1.code, $0.stamp) })
+            where newest.last?.code != field.code {
+                newest.append(field)
+            }
+            if let object = try store.currentFields(key, newest, db) { objects.append(object) }
+        }
+        return objects
+    }
+
+    /// Every field of `key` whose stamp `since` does not cover.
+    private func laterFields(of key: ObjectKey) throws -> [(code: UInt8, stamp: Stamp)] {
+        var fields: [(code: UInt8, stamp: Stamp)] = []
+        try db.forEach(
+            "SELECT fields, peer, hlc FROM stamps WHERE entity = ? AND object = ?", Int(key.entity.rawValue),
+            key.id
+        ) { row in
+            guard let peer = store.peer(numbered: row.int64(1), db), row.uint64(2) > since[peer] else {
+                return
+            }
+            let stamp = Stamp(hlc: row.uint64(2), peer: peer)
+            FieldMask.forEach(row.int64(0)) { fields.append(($0, stamp)) }
+        }
+        return fields
     }
 }
 

@@ -103,7 +103,9 @@ public final class LibraryStore: @unchecked Sendable {
     /// as before a file-level backup, and no deferred work is pending.
     public func checkpoint() throws {
         checkpointer.waitUntilIdle()
-        try read { db in _ = try db.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) } }
+        // Outside any transaction: a checkpoint cannot pass a snapshot its own connection holds.
+        uses.add(1, ordering: .relaxed)
+        try lock.withLock { _ = try db.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) } }
     }
 
     /// `PRAGMA integrity_check` of the database file.
@@ -115,7 +117,7 @@ public final class LibraryStore: @unchecked Sendable {
     /// keep the connection, nor call back into the store (the lock is not reentrant).
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         uses.add(1, ordering: .relaxed)
-        return try lock.withLock { try body(db) }
+        return try lock.withLock { try db.readTransaction { try body(db) } }
     }
 
     /// Runs `body` as one transaction recorded in history under `author`, then tells the
