@@ -88,7 +88,8 @@ struct DeltaBench {
         let used = processCPUSeconds() - cpu
         return [
             BenchResult(
-                name: "owner computes the delta of a zone of \(photos) photos with ratings and links, page by page",
+                name:
+                    "owner computes the delta of a zone of \(photos) photos with ratings and links, page by page",
                 unit: "s", value: seconds, target: "-"),
             BenchResult(
                 name: "owner's delta: field changes per second", unit: "changes/s",
