@@ -6,7 +6,7 @@
 
 --bin: release bin dir holding peershared, peershare and peershare-bench.
 --bench-table: the markdown table peershare-bench wrote (PeerShare's initial-sync figure is
-read from it, for the ratio).
+read from it, for the ratio; the raw SQLite insert rate, for the join's physical limit).
 Writes a second markdown table to OUT and prints it.
 --only: runs only the named figures (default: all of them), names:
   syncthing    Syncthing 1.19: initial sync of the 1,000 × 100 KB files, one new file, start-up
@@ -16,6 +16,8 @@ Writes a second markdown table to OUT and prints it.
   connected    start-up to connected with its peers (participant restarted)
   idle         daemon idle with 100,000 photos: CPU and RSS (and READY=1 with them)
   gallery      web gallery's first screen with 100,000 photos (the same filled daemon)
+  join         a participant joining a zone of 100,000 photos with tags and ratings: time,
+               peak RSS of both daemons, CPU (bench_join)
 --keep: keeps the temp dir (the daemons' logs) and says where.
 Every wait is bounded; daemons and Syncthing instances are killed and temp dirs removed on
 every exit path (atexit + SIGTERM/SIGINT handlers).
@@ -26,7 +28,7 @@ import xml.etree.ElementTree as ET
 
 ARGS = dict(a.split("=", 1) if "=" in a else (a, "1") for a in sys.argv[1:])
 BIN = ARGS.get("--bin", ".build/release")
-FIGURES = ("syncthing", "daemon-sync", "ready", "connected", "idle", "gallery")
+FIGURES = ("syncthing", "daemon-sync", "ready", "connected", "idle", "gallery", "join")
 ONLY = set(filter(None, ARGS["--only"].split(","))) if "--only" in ARGS else set(FIGURES)
 if ONLY - set(FIGURES):
     sys.exit(f"bench-daemon: unknown figure(s) {', '.join(sorted(ONLY - set(FIGURES)))}; "
@@ -572,6 +574,183 @@ def bench_syncthing(folder, names, size, changes):
 
 
 # ---------------------------------------------------------------------------------------
+# Joining a big zone
+# ---------------------------------------------------------------------------------------
+
+class Sampler:
+    """Reads /proc/PID/status of each daemon every `interval` s on a thread of its own, and
+    keeps each one's highest VmRSS and Threads; `stop` ends it (bounded) and returns them."""
+
+    def __init__(self, daemons, interval=0.02):
+        self.pids = {d.proc.pid: d for d in daemons}
+        self.pid_of = {d: d.proc.pid for d in daemons}  # the daemon may be stopped before it is asked
+        self.interval = interval
+        self.peak_rss = {pid: 0.0 for pid in self.pids}
+        self.peak_threads = {pid: 0 for pid in self.pids}
+        self.samples = 0
+        self.gone = set()
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def read(self):
+        for pid in self.pids:
+            try:
+                with open(f"/proc/{pid}/status") as f:
+                    for line in f:
+                        if line.startswith("VmRSS:"):
+                            self.peak_rss[pid] = max(self.peak_rss[pid], int(line.split()[1]) / 1024)
+                        elif line.startswith("Threads:"):
+                            self.peak_threads[pid] = max(self.peak_threads[pid], int(line.split()[1]))
+            except (OSError, ValueError):
+                self.gone.add(pid)
+        self.samples += 1
+
+    def run(self):
+        while not self.done.is_set():
+            self.read()
+            self.done.wait(self.interval)
+
+    def stop(self):
+        self.done.set()
+        self.thread.join(5)
+        self.read()
+        return self
+
+    def rss(self, daemon):
+        return self.peak_rss[self.pid_of[daemon]]
+
+    def threads(self, daemon):
+        return self.peak_threads[self.pid_of[daemon]]
+
+
+def reset_peak_rss(daemon):
+    """Resets the daemon's VmHWM to its current RSS (clear_refs 5); False when refused."""
+    try:
+        with open(f"/proc/{daemon.proc.pid}/clear_refs", "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def raw_insert_rate():
+    """The raw SQLite insert rate of peershare-bench's table (rows/s) and where it is from."""
+    rate = bench_figure("raw SQLite insert")
+    if rate:
+        return rate, "raw-insert figure of the table above"
+    return 680_000, "SPEC §11's ~680,000 rows/s (the raw-insert figure was not run)"
+
+
+def bench_join():
+    """The join figure once per value of --join-set-photos (default 1,1000): the owner's zone
+    in signed sets of one photo each (as photo.add makes them: what a zone built photo by
+    photo holds) and of 1,000 photos each (as a batch import would make them: mostly the
+    delta's cost). A variant that fails is a row saying so."""
+    for value in ARGS.get("--join-set-photos", "1,1000").split(","):
+        set_photos = int(value)
+        how = ("one signed set per photo, as photo.add makes them" if set_photos == 1 else
+               f"the owner's changes in signed sets of {set_photos:,} photos, as a batch import makes them")
+        try:
+            join_variant(set_photos, how)
+        except Exception as e:
+            log(f"join ({how}) failed: {e!r}")
+            row(f"joining a zone of photos with tags and ratings ({how})", "≤ 3 s", f"failed: {e}; load {loadavg()}")
+
+
+def join_variant(set_photos, how):
+    """A participant joining a zone of --join-photos photos (100,000), each with a rating and
+    one or two of --join-tags tag names (1,000), filled by `peershare-bench --fill-share`
+    into a share the owner daemon created, in signed sets of `set_photos` photos. Timed:
+    from the participant's `accept` until its `sync` with `wait` returns; both daemons' RSS
+    sampled every 20 ms throughout; afterwards (untimed) the participant's photo.list must
+    show every photo with its tags and rating."""
+    photos = int(ARGS.get("--join-photos", "100000"))
+    tags = int(ARGS.get("--join-tags", "1000"))
+    timeout = int(ARGS.get("--join-timeout", "300"))
+    figure = f"joining a zone of {photos:,} photos with tags and ratings (metadata; {how}), after accept"
+    owner, part = Daemon(f"join-owner-{set_photos}"), Daemon(f"join-participant-{set_photos}")
+    try:
+        owner.start()
+        part.start()
+        seed_file = os.path.join(owner.dir, "seed.jpg")
+        with open(seed_file, "wb") as f:
+            f.write(b"\xff\xd8\xff\xe0" + os.urandom(1000))
+        seed = owner.request("photo.add", {"file": seed_file})["id"]
+        zone = owner.request("share.create", {"photo": seed, "title": "join"})["share"]
+        owner.request("share.invite", {"share": zone, "peer": part.request("id")["peer_id"]})
+        owner.stop()
+        fill = subprocess.run([f"{BIN}/peershare-bench", f"--fill-share={owner.state}", f"--zone={zone}",
+                               f"--photos={photos}", f"--tags={tags}", f"--set-photos={set_photos}"],
+                              capture_output=True, text=True, timeout=900)
+        if fill.returncode != 0:
+            raise RuntimeError(f"fill failed: {fill.stderr.strip()[-2000:]}")
+        log(fill.stdout.strip())
+        m = re.search(r"(\d+) tag links, (\d+) tags, (\d+) field changes, (\d+) signed sets", fill.stdout)
+        links, tag_count, changes, sets = (int(g) for g in m.groups())
+        ready = owner.start(timeout=120)
+        url = next(s["url"] for s in owner.request("share.list") if s["share"] == zone)
+        time.sleep(3)  # settling: the owner's start-up work with the filled zone
+        rss_before = [proc_status(d.proc.pid, "VmRSS") for d in (owner, part)]
+        log(f"join: owner READY=1 after {ready:.2f} s, RSS {rss_before[0]:.1f} MiB; participant RSS "
+            f"{rss_before[1]:.1f} MiB; load {loadavg()}")
+        load = loadavg()
+        reset = reset_peak_rss(owner) and reset_peak_rss(part)
+        cpu0 = [proc_cpu_seconds(d.proc.pid) for d in (owner, part)]
+        sampler = Sampler([owner, part])
+        try:
+            t0 = time.monotonic()
+            part.request("accept", {"url": url}, timeout=60)
+            accepted = time.monotonic() - t0
+            synced = part.request("sync", {"wait": True, "timeout": timeout}, timeout=timeout + 10)
+            seconds = time.monotonic() - t0
+        finally:
+            sampler.stop()
+        cpu = [proc_cpu_seconds(d.proc.pid) - c for d, c in zip((owner, part), cpu0)]
+        hwm = [proc_status(d.proc.pid, "VmHWM") for d in (owner, part)]
+        load_after = loadavg()
+        if synced.get("unreachable"):
+            raise RuntimeError(f"the participant's sync answered with the owner unreachable: {synced}")
+        bytes_in = sum(p.get("bytes_in", 0) for p in part.request("peers"))
+        # Untimed: every photo with its tags and rating, a page at a time (bounded memory).
+        listed, rated, tagged, after = 0, 0, 0, None
+        while True:
+            page = part.request("photo.list", {"share": zone, "limit": 1000, **({"after": after} if after else {})},
+                                timeout=60)
+            for p in page:
+                listed += 1
+                rated += len(p.get("ratings", [])) == 1
+                tagged += len(p.get("tags", []))
+            if len(page) < 1000:
+                break
+            after = page[-1]["id"]
+        tag_list = [t for t in part.request("tag.list", {"share": zone}) if t.get("photo_count")]
+        log(f"join: participant lists {listed} photos, {rated} with one rating, {tagged} tag links, "
+            f"{len(tag_list)} tags in use")
+        if listed != photos + 1 or rated != photos or tagged != links or len(tag_list) != tag_count:
+            raise RuntimeError(f"the participant said it was in sync with {listed} photos ({rated} rated, {tagged} "
+                               f"tag links, {len(tag_list)} tags) of {photos + 1} ({links} links, {tag_count} tags)")
+    finally:
+        owner.stop()
+        part.stop()
+    rate, source = raw_insert_rate()
+    rows = photos * 2 + links + tag_count
+    peak = ("peak VmRSS sampled every 20 ms ({} samples): owner {}, joiner {}; VmHWM{}: owner {}, joiner {}; "
+            "before accept: owner {}, joiner {}").format(
+        sampler.samples, fmt(sampler.rss(owner), "MiB"), fmt(sampler.rss(part), "MiB"),
+        " (reset before accept)" if reset else " (since start: reset refused)", fmt(hwm[0], "MiB"), fmt(hwm[1], "MiB"),
+        fmt(rss_before[0], "MiB"), fmt(rss_before[1], "MiB"))
+    row(figure, "≤ 3 s",
+        f"{fmt(seconds, 's')} (accept answered after {fmt(accepted, 's')}); {changes:,} field changes in {sets:,} "
+        f"signed sets of the owner, {bytes_in / 1e6:.0f} MB received; CPU: owner {cpu[0]:.2f} s, joiner "
+        f"{cpu[1]:.2f} s; load {load} before, {load_after} after",
+        limit=f"SQLite inserts of the {rows:,} rows ({photos:,} photos, {photos:,} ratings, {links:,} links, "
+              f"{tag_count:,} tags) at {rate:,.0f} rows/s ({source}): {rows / rate:.2f} s")
+    row(f"{figure}: RSS of owner and joiner throughout", "≤ 64 MiB each", peak,
+        limit="the delta's byte-bounded pages and window, SQLite page caches")
+
+
+# ---------------------------------------------------------------------------------------
 
 def bench_figure(prefix):
     """The median of a peershare-bench figure from its markdown table."""
@@ -648,6 +827,8 @@ def main():
             row(f"daemon idle with {photos:,} photos: RSS", "≤ 32 MiB", f"{fmt(rss, 'MiB')} (peak {fmt(hwm, 'MiB')})",
                 f"{fmt(st['rss'][0], 'MiB')} + {fmt(st['rss'][1], 'MiB')} (A + B after the run, 1,000 files)"
                 if st else "—", limit="SQLite page cache + Swift runtime")
+    if wanted("join"):
+        bench_join()  # a row saying so for a variant that fails
     lines = ["| figure | target | PeerShare | Syncthing 1.19, same run | PeerShare vs Syncthing | physical limit |",
              "| --- | --- | --- | --- | --- | --- |"]
     lines += ["| " + " | ".join(r) + " |" for r in ROWS]
