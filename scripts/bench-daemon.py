@@ -18,17 +18,19 @@ Writes a second markdown table to OUT and prints it.
   gallery      web gallery's first screen with 100,000 photos (the same filled daemon)
   join         a participant joining a zone of 100,000 photos with tags and ratings: time,
                peak RSS of both daemons, CPU (bench_join)
+  hostile      1,000 hostile inbound connections held open at the owner: tag latency before,
+               during and after, the owner's threads and RSS (bench_hostile)
 --keep: keeps the temp dir (the daemons' logs) and says where.
 Every wait is bounded; daemons and Syncthing instances are killed and temp dirs removed on
 every exit path (atexit + SIGTERM/SIGINT handlers).
 """
-import atexit, json, os, random, re, shutil, signal, socket, statistics, subprocess, sys
-import http.client, tempfile, threading, time, urllib.parse, urllib.request
+import atexit, json, math, os, random, re, resource, selectors, shutil, signal, socket, statistics
+import subprocess, sys, http.client, tempfile, threading, time, urllib.parse, urllib.request
 import xml.etree.ElementTree as ET
 
 ARGS = dict(a.split("=", 1) if "=" in a else (a, "1") for a in sys.argv[1:])
 BIN = ARGS.get("--bin", ".build/release")
-FIGURES = ("syncthing", "daemon-sync", "ready", "connected", "idle", "gallery", "join")
+FIGURES = ("syncthing", "daemon-sync", "ready", "connected", "idle", "gallery", "join", "hostile")
 ONLY = set(filter(None, ARGS["--only"].split(","))) if "--only" in ARGS else set(FIGURES)
 if ONLY - set(FIGURES):
     sys.exit(f"bench-daemon: unknown figure(s) {', '.join(sorted(ONLY - set(FIGURES)))}; "
@@ -574,7 +576,7 @@ def bench_syncthing(folder, names, size, changes):
 
 
 # ---------------------------------------------------------------------------------------
-# Joining a big zone
+# Joining a big zone; hostile connections
 # ---------------------------------------------------------------------------------------
 
 class Sampler:
@@ -750,6 +752,391 @@ def join_variant(set_photos, how):
         limit="the delta's byte-bounded pages and window, SQLite page caches")
 
 
+def percentile(values, p):
+    """Nearest rank: with fewer than 100 values, p99 is the maximum."""
+    v = sorted(values)
+    return v[max(0, math.ceil(p / 100 * len(v)) - 1)]
+
+
+class Watch:
+    """A `watch` stream of history events on a daemon's control socket: when each tag link
+    (photo_tag) of `zone` arrived there."""
+
+    def __init__(self, daemon, zone):
+        self.daemon, self.zone = daemon, zone
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(20)
+        self.sock.connect(daemon.sock)
+        self.sock.sendall(b'{"id": "w", "command": "watch", "args": {"types": ["history"]}}\n')
+        self.buf = b""
+        while b"\n" not in self.buf:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise RuntimeError("watch closed at once")
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        if not json.loads(line).get("ok"):
+            raise RuntimeError(f"watch refused: {line!r}")
+        self.sock.setblocking(False)
+        self.links = {}  # photo_tag ID -> monotonic time its history event was read
+
+    def read(self, now):
+        try:
+            chunk = self.sock.recv(1 << 20)
+        except BlockingIOError:
+            return
+        if not chunk:
+            raise RuntimeError("the watch stream ended")
+        self.buf += chunk
+        *lines, self.buf = self.buf.split(b"\n")
+        for line in lines:
+            event = json.loads(line).get("event") or {}
+            if event.get("type") != "history":
+                continue
+            for change in event["data"].get("changes", []):
+                if change.get("entity") == "photo_tag" and change.get("zone") == self.zone:
+                    self.links.setdefault(change["id"], now)
+
+    def close(self):
+        self.sock.close()
+
+
+def tag_latency(writer, watch, photo, name, timeout=10):
+    """Seconds from just before `tag.add` is sent to the writer until the tag's link is in
+    the watch's history events (the watch is read meanwhile, so no polling)."""
+    sel = selectors.DefaultSelector()
+    sel.register(watch.sock, selectors.EVENT_READ, watch)
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    conn.connect(writer.sock)
+    conn.setblocking(False)
+    sel.register(conn, selectors.EVENT_READ, None)
+    request = json.dumps({"id": 1, "command": "tag.add", "args": {"photo": photo, "name": name}}) + "\n"
+    reply, link = b"", None
+    t_send = time.monotonic()
+    conn.sendall(request.encode())
+    deadline = t_send + timeout
+    try:
+        while not (link and link in watch.links):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"tag {name} not seen at the other peer within {timeout} s")
+            for key, _ in sel.select(left):
+                if key.data is not None:
+                    key.data.read(time.monotonic())
+                    continue
+                chunk = conn.recv(65536)
+                if not chunk:
+                    raise RuntimeError("tag.add: connection closed without an answer")
+                reply += chunk
+                if reply.endswith(b"\n"):
+                    resp = json.loads(reply)
+                    if not resp.get("ok"):
+                        raise RuntimeError(f"tag.add: {resp.get('error')}")
+                    link = f"{photo}/{resp['result']['id']}"
+                    sel.unregister(conn)
+    finally:
+        sel.close()
+        conn.close()
+    return watch.links[link] - t_send
+
+
+def latencies(writer, watch, photo, phase, samples, gap):
+    out = []
+    for i in range(samples):
+        time.sleep(gap)  # between samples: the previous change's acknowledgements settle
+        out.append(tag_latency(writer, watch, photo, f"hostile-{phase}-{i:03d}"))
+    return out
+
+
+def client_hello_prefix():
+    """The first bytes of a TLS 1.3 ClientHello whose record announces 512 bytes: a peer
+    that starts a handshake and never finishes it."""
+    body = b"\x03\x03" + os.urandom(32) + b"\x20" + os.urandom(32) + b"\x00\x02\x13\x01\x01\x00"
+    handshake = b"\x01" + (508).to_bytes(3, "big") + body
+    return b"\x16\x03\x01" + (512).to_bytes(2, "big") + handshake
+
+
+class Hostile:
+    """`count` TCP connections to HOST:PORT held open on a thread of their own: in turn, one
+    sends nothing, one the first 100 bytes of a TLS ClientHello, one 64 garbage bytes, and
+    then nothing more. One the daemon closes is opened again `reopen` s later (an attacker
+    keeps its connections up), so that `count` stay open or on their way; every close is
+    counted with how long the connection lived."""
+
+    KINDS = ("silent", "partial-hello", "garbage")
+
+    def __init__(self, host, port, count, reopen=1.0):
+        self.addr = (host, port)
+        self.count, self.reopen = count, reopen
+        self.sel = selectors.DefaultSelector()
+        self.open = {}  # socket -> (kind, connected at)
+        self.connecting = {}  # socket -> (kind, first burst?)
+        self.due = []  # (time, kind) of connections to open again
+        self.lifetimes = {k: [] for k in self.KINDS}  # seconds each lived before the daemon closed it
+        self.connects = 0
+        self.failed_connects = 0
+        self.max_open = 0
+        self.first_burst = count  # connections of the first burst not yet connected or failed
+        self.done = threading.Event()
+        self.error = None
+        for i in range(count):
+            self.connect(self.KINDS[i % 3], first=True)
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def connect(self, kind, first=False):
+        self.connects += 1
+        s = socket.socket()
+        s.setblocking(False)
+        if s.connect_ex(self.addr) not in (0, 115):  # 115: EINPROGRESS
+            self.failed(s, kind, first)
+            return
+        self.connecting[s] = (kind, first)
+        self.sel.register(s, selectors.EVENT_WRITE)
+
+    def failed(self, s, kind, first):
+        s.close()
+        self.failed_connects += 1
+        self.first_burst -= first
+        self.due.append((time.monotonic() + self.reopen, kind))
+
+    def connected(self, s):
+        kind, first = self.connecting.pop(s)
+        self.sel.unregister(s)
+        if s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR):
+            self.failed(s, kind, first)
+            return
+        try:
+            if kind == "partial-hello":
+                s.send(client_hello_prefix()[:100])
+            elif kind == "garbage":
+                s.send(os.urandom(64))
+        except OSError:
+            pass
+        self.first_burst -= first
+        self.open[s] = (kind, time.monotonic())
+        self.sel.register(s, selectors.EVENT_READ)
+        self.max_open = max(self.max_open, len(self.open))
+
+    def readable(self, s):
+        try:
+            data = s.recv(65536)
+        except OSError:
+            data = b""
+        if data:
+            return  # a TLS alert or the like: read and ignored; the close comes next
+        kind, since = self.open.pop(s)
+        self.sel.unregister(s)
+        s.close()
+        self.lifetimes[kind].append(time.monotonic() - since)
+        self.due.append((time.monotonic() + self.reopen, kind))
+
+    def run(self):
+        try:
+            while not self.done.is_set():
+                now = time.monotonic()
+                again = [k for t, k in self.due if t <= now]
+                self.due = [(t, k) for t, k in self.due if t > now]
+                for kind in again:
+                    self.connect(kind)
+                for key, _ in self.sel.select(0.05):
+                    if key.fileobj in self.connecting:
+                        self.connected(key.fileobj)
+                    elif key.fileobj in self.open:
+                        self.readable(key.fileobj)
+        except Exception as e:  # reported by stop()
+            self.error = e
+
+    def wait_first_burst(self, timeout):
+        """Waits (bounded) until every connection of the first burst is connected or failed;
+        returns how many were open then."""
+        deadline = time.monotonic() + timeout
+        while self.first_burst > 0 and time.monotonic() < deadline and self.thread.is_alive():
+            time.sleep(0.01)
+        return len(self.open)
+
+    def stop(self):
+        self.done.set()
+        self.thread.join(10)
+        for s in list(self.open) + list(self.connecting):
+            s.close()
+        self.sel.close()
+        if self.error:
+            raise self.error
+        return self
+
+
+def owner_connected(part, owner_id):
+    try:
+        return any(p.get("peer_id") == owner_id and p.get("connected") for p in part.request("peers", timeout=5))
+    except (OSError, ValueError, RuntimeError):
+        return False
+
+
+def bench_hostile():
+    """Two legitimate daemons sharing a zone; the tag latency owner → participant (30
+    samples, from the participant's `watch` stream) (a) before, (b) while --hostile-connections
+    (1,000) TCP connections from this script are held open to the owner's listen port, and
+    (c) after they are closed; the owner's threads and RSS before, during (sampled every
+    20 ms) and after (once its threads are back, bounded); and a participant restarted
+    during (b): how long it takes to be connected again."""
+    count = int(ARGS.get("--hostile-connections", "1000"))
+    samples = int(ARGS.get("--hostile-samples", "30"))
+    gap = float(ARGS.get("--hostile-gap", "0.1"))
+    settle = float(ARGS.get("--hostile-settle", "3"))
+    # The attack lasts at least this long, longer than the daemon's 10 s handshake timeout,
+    # with the samples of (b) spread over it.
+    hold = float(ARGS.get("--hostile-hold", "15"))
+    figure = f"{count:,} hostile inbound connections held open at the owner"
+    owner, part = Daemon("hostile-owner"), Daemon("hostile-participant")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    watch = attack = None
+    try:
+        owner.start()
+        part.start()
+        photo_file = os.path.join(owner.dir, "photo.jpg")
+        with open(photo_file, "wb") as f:
+            f.write(b"\xff\xd8\xff\xe0" + os.urandom(20000))
+        photo = owner.request("photo.add", {"file": photo_file})["id"]
+        share = owner.request("share.create", {"photo": photo, "title": "hostile"})
+        owner_id = owner.request("id")["peer_id"]
+        owner.request("share.invite", {"share": share["share"], "peer": part.request("id")["peer_id"]})
+        part.request("accept", {"url": share["url"]}, timeout=30)
+        part.request("sync", {"wait": True, "timeout": 60}, timeout=70)
+        wait_until("participant connected", lambda: owner_connected(part, owner_id), 30, 0.05)
+        host, port = owner.request("status")["listen"].rsplit(":", 1)
+        # The reference for the restart during the attack: one without it.
+        part.stop()
+        t_restart = time.monotonic()
+        part.start()
+        wait_until("participant connected after a restart", lambda: owner_connected(part, owner_id), 30, 0.05)
+        base_connect = time.monotonic() - t_restart
+        watch = Watch(part, share["share"])
+        pid = owner.proc.pid
+        nofile = next((l.split()[3] for l in open(f"/proc/{pid}/limits") if l.startswith("Max open files")), "?")
+        load = [loadavg()]
+        # (a) before
+        before = latencies(owner, watch, photo, "before", samples, gap)
+        time.sleep(settle)  # settling before the owner's baseline is read
+        base_threads, base_rss = proc_status_int(pid, "Threads"), proc_status(pid, "VmRSS")
+        c0, t0 = proc_cpu_seconds(pid), time.monotonic()
+        time.sleep(settle)  # the owner's idle CPU before the attack, over this period
+        base_cpu = (proc_cpu_seconds(pid) - c0) / (time.monotonic() - t0) * 100
+        log(f"hostile: before: p50 {percentile(before, 50) * 1000:.1f} ms; owner {base_threads} threads, "
+            f"{base_rss:.1f} MiB, {base_cpu:.2f} % CPU; its open-files limit {nofile}; load {loadavg()}")
+        # (b) during: this script's own limit raised (the daemons keep theirs)
+        need = count + 256
+        if soft < need:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(need, hard), hard))
+        sampler = Sampler([owner])
+        c_attack, t_attack = proc_cpu_seconds(pid), time.monotonic()
+        attack = Hostile(host, int(port), count)
+        opened = attack.wait_first_burst(float(ARGS.get("--hostile-open-timeout", "10")))
+        log(f"hostile: {opened} of {count} connections open at once after {time.monotonic() - t_attack:.1f} s "
+            f"(most open so far {attack.max_open}); owner {proc_status_int(pid, 'Threads')} threads")
+        load.append(loadavg())
+        spread = max(gap, (hold - (time.monotonic() - t_attack)) / samples)
+        during = latencies(owner, watch, photo, "during", samples, spread)
+        held = time.monotonic() - t_attack
+        open_during = len(attack.open)
+        # A legitimate peer connecting while the attack goes on: the participant restarted
+        # (it dials the owner; the owner does not know its new port).
+        watch.close()
+        part.stop()
+        t_restart = time.monotonic()
+        part.start()
+        reconnect_timeout = float(ARGS.get("--hostile-reconnect-timeout", "30"))
+        try:
+            wait_until("participant connected during the attack", lambda: owner_connected(part, owner_id),
+                       reconnect_timeout, 0.05)
+            reconnected, why = time.monotonic() - t_restart, None
+        except TimeoutError:
+            reconnected = None
+            why = next((p.get("last_error") for p in part.request("peers") if p.get("peer_id") == owner_id), None)
+            log(f"hostile: the restarted participant was not connected within {reconnect_timeout:.0f} s of the "
+                f"attack: {why}")
+        watch = Watch(part, share["share"])
+        attack_seconds = time.monotonic() - t_attack
+        attack_cpu = (proc_cpu_seconds(pid) - c_attack) / attack_seconds * 100
+        attack.stop()
+        t_end = time.monotonic()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        sampler.stop()
+        if owner.proc.poll() is not None:
+            raise RuntimeError(f"the owner exited with {owner.proc.returncode} during the attack (log: {owner.dir})")
+        # (c) after: the participant connected again (bounded: its dials back off to ~30 s),
+        # the owner's threads back (bounded), then its idle CPU.
+        after_timeout = float(ARGS.get("--hostile-after-timeout", "60"))
+        if reconnected is None:
+            wait_until("participant connected after the attack", lambda: owner_connected(part, owner_id),
+                       after_timeout, 0.05)
+        reconnected_after = time.monotonic() - t_end if reconnected is None else None
+        t_after = time.monotonic()
+        while proc_status_int(pid, "Threads") > base_threads and time.monotonic() - t_after < after_timeout:
+            time.sleep(0.1)
+        back = time.monotonic() - t_end
+        after_threads, after_rss = proc_status_int(pid, "Threads"), proc_status(pid, "VmRSS")
+        c0, t0 = proc_cpu_seconds(pid), time.monotonic()
+        time.sleep(settle)  # the owner's idle CPU after the attack, over this period
+        after_cpu = (proc_cpu_seconds(pid) - c0) / (time.monotonic() - t0) * 100
+        after = latencies(owner, watch, photo, "after", samples, gap)
+        load.append(loadavg())
+    finally:
+        if attack:
+            attack.done.set()
+        if watch:
+            watch.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        owner.stop()
+        part.stop()
+
+    def lat(v):
+        return (f"p50 {percentile(v, 50) * 1000:.1f} ms, p99{' = max' if len(v) < 100 else ''} "
+                f"{percentile(v, 99) * 1000:.1f} ms")
+    changed = percentile(during, 50) > 2 * percentile(before, 50) + 0.002 or \
+        percentile(during, 99) > 2 * percentile(before, 99) + 0.005
+    row(f"{figure}: tag latency owner → participant ({samples} samples each)",
+        "unchanged (p50 ≤ 5 ms, p99 ≤ 25 ms)",
+        f"before {lat(before)}; during {lat(during)}; after {lat(after)}: "
+        f"{'CHANGED' if changed else 'unchanged'} during (changed: its p50 more than twice before + 2 ms, or its "
+        f"p99 more than twice before + 5 ms); "
+        f"load {load[0]} / {load[1]} / {load[2]}", limit="loopback + one SQLite commit, ~1–2 ms")
+
+    def closes(kind):
+        lives = attack.lifetimes[kind]
+        late = sorted(v for v in lives if v >= 1)
+        text = f"{kind} {len(lives) - len(late):,} within 1 s"
+        if late:
+            text += f", {len(late):,} later (median {statistics.median(late):.1f} s, max {late[-1]:.1f} s)"
+        return text
+    kinds = "; ".join(closes(k) for k in Hostile.KINDS)
+    row(f"{figure}: the owner's threads and RSS", "bounded (≤ 64 MiB), back to idle after",
+        f"before {base_threads} threads, {fmt(base_rss, 'MiB')}, {base_cpu:.1f} % CPU; during (max, sampled every "
+        f"20 ms) {sampler.threads(owner)} threads, {fmt(sampler.rss(owner), 'MiB')}, {attack_cpu:.1f} % CPU over "
+        f"{attack_seconds:.0f} s; after {after_threads} threads (after {back:.1f} s, ≤ {after_timeout:.0f} s), "
+        f"{fmt(after_rss, 'MiB')}, {after_cpu:.1f} % CPU. Attack (a third each silent, a partial ClientHello, 64 "
+        f"garbage bytes; samples (b) over its first {held:.0f} s): {opened} of {count} open after the first burst, "
+        f"{open_during} at the end of the samples, {attack.max_open} at most; closed by the owner: {kinds}; each "
+        f"opened again {attack.reopen:.0f} s later ({attack.connects:,} connects in all, {attack.failed_connects:,} "
+        f"failed); owner's open-files limit {nofile}",
+        limit="max_incoming_handshakes (32) handshake threads, 10 s handshake timeout")
+    if reconnected is not None:
+        text = f"connected {fmt(reconnected, 's')} after its start"
+    else:
+        text = (f"not connected within {reconnect_timeout:.0f} s of its start while the attack went on (its last "
+                f"dial: {why}); connected {fmt(reconnected_after, 's')} after the attack ended")
+    row(f"{figure}: a participant restarted during the attack, connecting to the owner", "—",
+        f"{text}; it connects {fmt(base_connect, 's')} after its start without the attack",
+        limit="READY=1 + one TLS 1.3 handshake (~1 ms)")
+
+
+def proc_status_int(pid, key):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    return None
+
+
 # ---------------------------------------------------------------------------------------
 
 def bench_figure(prefix):
@@ -829,6 +1216,13 @@ def main():
                 if st else "—", limit="SQLite page cache + Swift runtime")
     if wanted("join"):
         bench_join()  # a row saying so for a variant that fails
+    if wanted("hostile"):
+        try:
+            bench_hostile()
+        except Exception as e:  # a row saying so: the figures before it are kept
+            log(f"hostile failed: {e!r}")
+            row("1,000 hostile inbound connections held open", "legitimate sync latency unchanged; threads and RSS "
+                "bounded (≤ 64 MiB), back to idle after", f"failed: {e}; load {loadavg()}")
     lines = ["| figure | target | PeerShare | Syncthing 1.19, same run | PeerShare vs Syncthing | physical limit |",
              "| --- | --- | --- | --- | --- | --- |"]
     lines += ["| " + " | ".join(r) + " |" for r in ROWS]
