@@ -5,8 +5,10 @@ all real release `peershared` daemons on 127.0.0.1, for scripts/bench.
     scripts/bench-fanout.py --bin=DIR [--participants=50] [--rounds=30] [--quick]
                             [--markdown=FILE] [--round-timeout=10] [--first-timeout=30]
                             [--gap=0.25] [--idle-seconds=3] [--log-level=info] [--keep]
-                            [--mesh-dials=N] [--mesh-timeout=90]
+                            [--mesh-dials=N] [--mesh-timeout=90] [--only=fanout]
 
+--only=NAME[,NAME...]: the figures to run, as scripts/bench passes its selection on; this
+script has one, `fanout` (both variants below): without it in the list, it does nothing.
 --quick: 5 participants (6 daemons), 5 rounds, a 10 s warm-up wait: a smoke test of the script.
 --gap: seconds between rounds. --idle-seconds: the daemons' idle CPU is measured that long
 before each variant's rounds, to set it apart from the rounds' CPU time. --log-level: the daemons'. --keep: keep the temp dir (logs).
@@ -45,6 +47,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 ARGS = dict(a.split("=", 1) if "=" in a else (a, "1") for a in sys.argv[1:])
 QUICK = "--quick" in ARGS
+FIGURES = ("fanout",)
+ONLY = set(filter(None, ARGS["--only"].split(","))) if "--only" in ARGS else set(FIGURES)
+if ONLY - set(FIGURES):
+    sys.exit(f"bench-fanout: unknown figure(s) {', '.join(sorted(ONLY - set(FIGURES)))}; the names are "
+             f"{', '.join(FIGURES)}")
+if "fanout" not in ONLY:
+    sys.exit(0)  # nothing selected: before the temp dir and the handlers below
 BIN = ARGS.get("--bin", ".build/release")
 PARTICIPANTS = int(ARGS.get("--participants", "5" if QUICK else "50"))
 ROUNDS = int(ARGS.get("--rounds", "5" if QUICK else "30"))

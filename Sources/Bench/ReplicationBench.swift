@@ -139,7 +139,9 @@ struct ReplicationBench {
         let disk = try FileWriteLimit(directory: directory + "/initial", count: 1_000, size: 100_000)
             .seconds()
         return [
-            BenchResult(name: "initial sync, 1,000 × 100 KB", unit: "s", value: seconds, target: "≤ 0.5 s"),
+            BenchResult(
+                name: "initial sync, 1,000 × 100 KB", unit: "s", value: seconds,
+                target: "≤ 0.3 s (≥ 4× faster than Syncthing: daemon table)"),
             BenchResult(
                 name: "initial sync: all 1,000 photo rows applied", unit: "s", value: metadata, target: "-"),
             BenchResult(
@@ -180,9 +182,9 @@ struct ReplicationBench {
         let raw = try rawTLSThroughput(bytes: size)
         let rate = Double(size) / seconds / 1e6
         return [
-            BenchResult(name: "1 GB of photo data", unit: "MB/s", value: rate, target: "≥ 50 % of raw TLS"),
+            BenchResult(name: "1 GB of photo data", unit: "MB/s", value: rate, target: "≥ 60 % of raw TLS"),
             BenchResult(name: "raw TLS 1.3 loopback stream", unit: "MB/s", value: raw, target: "reference"),
-            BenchResult(name: "1 GB: share of raw TLS", unit: "%", value: rate / raw * 100, target: "≥ 50 %"),
+            BenchResult(name: "1 GB: share of raw TLS", unit: "%", value: rate / raw * 100, target: "≥ 60 %"),
             BenchResult(
                 name: "1 GB: CPU time of both peers (user + system)", unit: "s", value: cpu, target: "-"),
             BenchResult(

@@ -7,11 +7,25 @@ import Store
 // (latency, initial sync, 1 GB of photo data). Run by scripts/bench.
 // `--only=apply,dedup,signature,delta,raw,replication,latency,initial,bulk,thumbnails` runs some parts
 // (for profiling). `thumbnails` is the thumbnail rate of SPEC §14.
+// `--fill-state=DIR --photos=N` and `--fill-share=DIR --zone=ZONE [--photos=N] [--tags=T]
+// [--set-photos=K]` fill a daemon's state directory for scripts/bench-daemon.py (FillLibrary,
+// FillShare).
 
 let arguments = CommandLine.arguments.dropFirst()
+func intArgument(_ name: String, _ fallback: Int) -> Int {
+    Int(arguments.first(where: { $0.hasPrefix("--\(name)=") })?.dropFirst(name.count + 3) ?? "") ?? fallback
+}
+if let state = arguments.first(where: { $0.hasPrefix("--fill-share=") })?.dropFirst(13) {
+    guard let zone = arguments.first(where: { $0.hasPrefix("--zone=") })?.dropFirst(7) else {
+        fatalError("--fill-share=STATE needs --zone=ZONE: the share the daemon of STATE owns")
+    }
+    try FillShare.run(
+        state: String(state), zone: String(zone), photos: intArgument("photos", 100_000),
+        tags: intArgument("tags", 1_000), setPhotos: intArgument("set-photos", 1))
+    exit(0)
+}
 if let state = arguments.first(where: { $0.hasPrefix("--fill-state=") })?.dropFirst(13) {
-    let photos = Int(arguments.first(where: { $0.hasPrefix("--photos=") })?.dropFirst(9) ?? "") ?? 100_000
-    try FillLibrary.run(state: String(state), photos: photos)
+    try FillLibrary.run(state: String(state), photos: intArgument("photos", 100_000))
     exit(0)
 }
 let runs = Int(arguments.first(where: { $0.hasPrefix("--runs=") })?.dropFirst(7) ?? "") ?? 3
