@@ -1,34 +1,39 @@
-@testable import Store
-
 /// SQL taking a store back to an earlier schema, for tests that open data an earlier version
 /// wrote: each runs after the later downgrades, before the test's own drops.
 public enum SchemaDowngrade {
-    /// Undoes migration 18: stamps one row per field again (with the view written over
-    /// them in migration 5), and no packed history (entries written since lose their
+    /// Undoes migration 18: stamps one row per field again (with migration 5's view over
+    /// them, as schema 17 had it), and no packed history (entries written since lose their
     /// changes, which no upgrade test reads).
-    public static var toSchema17: String {
-        let view = Migrations.v5[Migrations.v5.range(of: "CREATE VIEW live_links")!.lowerBound...]
-        return """
-            DROP VIEW live_links;
-            CREATE TABLE field_stamps (
-                entity INTEGER NOT NULL,
-                object TEXT NOT NULL,
-                field INTEGER NOT NULL,
-                zone TEXT NOT NULL,
-                peer INTEGER NOT NULL,
-                hlc INTEGER NOT NULL,
-                PRIMARY KEY (entity, object, field)
-            ) WITHOUT ROWID;
-            WITH RECURSIVE bits (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM bits WHERE n < 63)
-            INSERT INTO field_stamps (entity, object, field, zone, peer, hlc)
-                SELECT s.entity, s.object, bits.n, s.zone, s.peer, s.hlc FROM stamps s JOIN bits
-                WHERE s.fields & (1 << bits.n) != 0;
-            DROP TABLE stamps;
-            ALTER TABLE field_stamps RENAME TO stamps;
-            CREATE INDEX stamps_by_zone ON stamps (zone, peer, hlc);
-            \(view)
-            ALTER TABLE history DROP COLUMN changes;
-            PRAGMA user_version = 17;
-            """
-    }
+    public static let toSchema17 = """
+        DROP VIEW live_links;
+        CREATE TABLE field_stamps (
+            entity INTEGER NOT NULL,
+            object TEXT NOT NULL,
+            field INTEGER NOT NULL,
+            zone TEXT NOT NULL,
+            peer INTEGER NOT NULL,
+            hlc INTEGER NOT NULL,
+            PRIMARY KEY (entity, object, field)
+        ) WITHOUT ROWID;
+        WITH RECURSIVE bits (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM bits WHERE n < 63)
+        INSERT INTO field_stamps (entity, object, field, zone, peer, hlc)
+            SELECT s.entity, s.object, bits.n, s.zone, s.peer, s.hlc FROM stamps s JOIN bits
+            WHERE s.fields & (1 << bits.n) != 0;
+        DROP TABLE stamps;
+        ALTER TABLE field_stamps RENAME TO stamps;
+        CREATE INDEX stamps_by_zone ON stamps (zone, peer, hlc);
+        CREATE VIEW live_links AS
+        SELECT pt.id AS id, pt.photo_id AS photo_id, pt.tag_id AS tag_id, t.winner AS winner, pt.zone AS zone
+        FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id
+        LEFT JOIN stamps s ON s.entity = 6 AND s.object = pt.id AND s.field = 3
+        LEFT JOIN peers sp ON sp.idx = s.peer
+        WHERE pt.linked = 1 AND t.winner IS NOT NULL AND NOT EXISTS (
+            SELECT 1 FROM photo_tags o CROSS JOIN tags ot CROSS JOIN stamps so
+            WHERE o.photo_id = pt.photo_id AND o.linked = 0 AND ot.id = o.tag_id AND ot.winner = t.winner
+              AND so.entity = 6 AND so.object = o.id AND so.field = 3
+              AND (so.hlc > s.hlc OR (so.hlc = s.hlc
+                   AND (SELECT peer_id FROM peers WHERE idx = so.peer) > sp.peer_id)));
+        ALTER TABLE history DROP COLUMN changes;
+        PRAGMA user_version = 17;
+        """
 }
