@@ -21,6 +21,7 @@ Writes a second markdown table to OUT and prints it.
   hostile      1,000 hostile inbound connections held open at the owner: tag latency before,
                during and after, the owner's threads and RSS (bench_hostile)
 --keep: keeps the temp dir (the daemons' logs) and says where.
+--perf-join=FILE: `perf record` of both daemons during each timed join, written to FILE.SETPHOTOS.
 Every wait is bounded; daemons and Syncthing instances are killed and temp dirs removed on
 every exit path (atexit + SIGTERM/SIGINT handlers).
 """
@@ -700,6 +701,13 @@ def join_variant(set_photos, how):
         reset = reset_peak_rss(owner) and reset_peak_rss(part)
         cpu0 = [proc_cpu_seconds(d.proc.pid) for d in (owner, part)]
         sampler = Sampler([owner, part])
+        # --perf-join=FILE: `perf record` of both daemons over the timed join, for profiling.
+        perf = None
+        if "--perf-join" in ARGS:
+            perf = subprocess.Popen(["perf", "record", "-F", "299", "--call-graph", "dwarf,16384", "-o",
+                                     f"{ARGS['--perf-join']}.{set_photos}", "-p", f"{owner.proc.pid},{part.proc.pid}"],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(1)  # settling: perf attaching
         try:
             t0 = time.monotonic()
             part.request("accept", {"url": url}, timeout=60)
@@ -708,6 +716,9 @@ def join_variant(set_photos, how):
             seconds = time.monotonic() - t0
         finally:
             sampler.stop()
+            if perf:
+                perf.send_signal(signal.SIGINT)
+                perf.wait(timeout=120)
         cpu = [proc_cpu_seconds(d.proc.pid) - c for d, c in zip((owner, part), cpu0)]
         hwm = [proc_status(d.proc.pid, "VmHWM") for d in (owner, part)]
         load_after = loadavg()

@@ -4,7 +4,8 @@ import Store
 
 /// What a zone's owner spends computing the delta a joining peer needs: a zone of 100,000
 /// photos, each with a rating and a tag link (1,000 tags), read page by page with the
-/// daemon's session limits, as a connection streams it.
+/// daemon's session limits, as a connection streams it; then what the joiner spends applying
+/// it (the two sides of a join, one after the other, without the network).
 struct DeltaBench {
     let directory: String
     let photos: Int
@@ -65,13 +66,15 @@ struct DeltaBench {
         for set in try zone.chained(sets, startHLC: hlc) { _ = try store.apply(set, from: author) }
         try store.checkpoint()
 
-        let session = SessionConfiguration()
+        var session = SessionConfiguration()
+        if let size = ProcessInfo.processInfo.environment["PEERSHARE_BENCH_BATCH"].flatMap(Int.init) { session.changeBatchSize = size }
         let limit = ChangePageLimit(
             fields: session.changeBatchSize * session.changePageBatches, bytes: session.changePageBytes)
         var since = VectorClock()
         var fields = 0
         var pages = 0
         var largestPage = 0
+        var computed: [ChangePage] = []
         let cpu = processCPUSeconds()
         let seconds = try measure {
             while true {
@@ -82,10 +85,25 @@ struct DeltaBench {
                 largestPage = max(largestPage, count)
                 pages += 1
                 for set in page.sets { since = since.merged(with: set.until) }
+                computed.append(page)
                 if page.complete { break }
             }
         }
         let used = processCPUSeconds() - cpu
+        // The joiner's side: a participant's shared store applies the pages in order, decoded
+        // from their wire bytes as a connection receives them.
+        let joiner = try Library(directory: directory + "/joiner", localPeer: peer(0xEF))
+        defer { joiner.close() }
+        try joiner.sharedStore.prepareParticipantZone(zone.zone, owner: zone.library.localPeer)
+        let encoded = computed.flatMap(\.sets).map(ChangeSetCodec.encode)
+        computed = []
+        let joinerCPU = processCPUSeconds()
+        let applying = try measure {
+            for bytes in encoded {
+                _ = try joiner.sharedStore.apply(try ChangeSetCodec.decode(bytes), from: zone.library.localPeer)
+            }
+        }
+        let joinerUsed = processCPUSeconds() - joinerCPU
         return [
             BenchResult(
                 name:
@@ -98,6 +116,12 @@ struct DeltaBench {
             BenchResult(name: "owner's delta: pages", unit: "pages", value: Double(pages), target: "-"),
             BenchResult(
                 name: "owner's delta: largest page", unit: "changes", value: Double(largestPage), target: "-"),
+            BenchResult(
+                name: "joiner applies that delta (decode + apply)", unit: "s", value: applying, target: "-"),
+            BenchResult(
+                name: "joiner applies that delta: changes per second", unit: "changes/s",
+                value: Double(fields) / applying, target: "-"),
+            BenchResult(name: "joiner applies that delta: CPU time", unit: "s", value: joinerUsed, target: "-"),
         ]
     }
 }

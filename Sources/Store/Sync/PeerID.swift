@@ -4,13 +4,30 @@
 /// fourteenth character is a Luhn mod-32 check over the thirteen before it, so that a typo
 /// made while copying an ID between people is caught instead of dialing a stranger.
 public struct PeerID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The digest as four big-endian words, kept inline: a stamp carries a peer ID for every
+    /// field of every change, and an array there cost a heap buffer, its reference counting
+    /// and a pointer chase for each comparison and hash.
+    private let words: (UInt64, UInt64, UInt64, UInt64)
+
     /// The 32 digest bytes.
-    public let bytes: [UInt8]
+    public var bytes: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(32)
+        for word in [words.0, words.1, words.2, words.3] {
+            for shift in stride(from: 56, through: 0, by: -8) {
+                out.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+            }
+        }
+        return out
+    }
 
     /// Wraps a 32-byte SHA-256 digest.
     public init?(digest: [UInt8]) {
         guard digest.count == 32 else { return nil }
-        self.bytes = digest
+        func word(_ at: Int) -> UInt64 {
+            (0..<8).reduce(UInt64(0)) { $0 << 8 | UInt64(digest[at + $1]) }
+        }
+        words = (word(0), word(8), word(16), word(24))
     }
 
     /// Parses the printed form; dashes, spaces and letter case are ignored.
@@ -82,16 +99,19 @@ public struct PeerID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The first seven characters: enough for people to tell peers apart in logs.
     public var short: String { String(description.prefix(7)) }
 
-    /// The 32 bytes in one go (the synthesized hash feeds them one at a time, and peer IDs
-    /// are hashed for every field of every applied change).
+    /// The four words (peer IDs are hashed for every field of every applied change).
     public func hash(into hasher: inout Hasher) {
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        hasher.combine(words.0)
+        hasher.combine(words.1)
+        hasher.combine(words.2)
+        hasher.combine(words.3)
     }
 
-    public static func == (a: PeerID, b: PeerID) -> Bool { a.bytes == b.bytes }
+    public static func == (a: PeerID, b: PeerID) -> Bool { a.words == b.words }
 
+    /// The order of the digest bytes (big-endian words compare as their bytes do).
     public static func < (a: PeerID, b: PeerID) -> Bool {
-        a.bytes.lexicographicallyPrecedes(b.bytes)
+        (a.words.0, a.words.1, a.words.2, a.words.3) < (b.words.0, b.words.1, b.words.2, b.words.3)
     }
 }
 
