@@ -178,7 +178,12 @@ class Daemon:
         logf = open(os.path.join(self.dir, "peershared.log"), "ab")
         try:
             t0 = time.monotonic()
-            self.proc = spawn([f"{BIN}/peershared", "--state-dir", self.state, "--control-socket", self.sock,
+            # PEERSHARE_BENCH_WRAP="NAME-PREFIX:COMMAND ..." runs daemons whose name starts with
+            # NAME-PREFIX under COMMAND (a profiler: valgrind --tool=massif, perf record).
+            wrap = os.environ.get("PEERSHARE_BENCH_WRAP", "")
+            prefix, _, command = wrap.partition(":")
+            wrapper = command.split() if wrap and os.path.basename(self.dir).startswith(prefix) else []
+            self.proc = spawn(wrapper + [f"{BIN}/peershared", "--state-dir", self.state, "--control-socket", self.sock,
                                "--listen", "127.0.0.1:0", "--web-listen", "127.0.0.1:0"],
                               env=env, stdout=logf, stderr=logf)
             self.spawned = t0

@@ -67,7 +67,9 @@ struct DeltaBench {
         try store.checkpoint()
 
         var session = SessionConfiguration()
-        if let size = ProcessInfo.processInfo.environment["PEERSHARE_BENCH_BATCH"].flatMap(Int.init) { session.changeBatchSize = size }
+        if let size = ProcessInfo.processInfo.environment["PEERSHARE_BENCH_BATCH"].flatMap(Int.init) {
+            session.changeBatchSize = size
+        }
         let limit = ChangePageLimit(
             fields: session.changeBatchSize * session.changePageBatches, bytes: session.changePageBytes)
         var since = VectorClock()
@@ -100,7 +102,8 @@ struct DeltaBench {
         let joinerCPU = processCPUSeconds()
         let applying = try measure {
             for bytes in encoded {
-                _ = try joiner.sharedStore.apply(try ChangeSetCodec.decode(bytes), from: zone.library.localPeer)
+                _ = try joiner.sharedStore.apply(
+                    try ChangeSetCodec.decode(bytes), from: zone.library.localPeer)
             }
         }
         let joinerUsed = processCPUSeconds() - joinerCPU
@@ -121,7 +124,8 @@ struct DeltaBench {
             BenchResult(
                 name: "joiner applies that delta: changes per second", unit: "changes/s",
                 value: Double(fields) / applying, target: "-"),
-            BenchResult(name: "joiner applies that delta: CPU time", unit: "s", value: joinerUsed, target: "-"),
+            BenchResult(
+                name: "joiner applies that delta: CPU time", unit: "s", value: joinerUsed, target: "-"),
         ]
     }
 }

@@ -39,6 +39,9 @@ final class PeerConnection: @unchecked Sendable {
     private let storeWork = JobThread<@Sendable () -> Void> { jobs in
         for job in jobs { job() }
     }
+    /// Jobs of `storeWork` not finished: the worker waits while there are three (the one
+    /// running, one still taking more change sets, one more).
+    private let storeBacklog = StoreBacklog(limit: 3)
     private weak var owner: (any ConnectionOwner)?
     private let maximumFrameSize: Int
 
@@ -86,7 +89,13 @@ final class PeerConnection: @unchecked Sendable {
         effects = StoreEffects(
             library: library, remotePeer: tls.remotePeerID, claims: claims,
             publish: { committer.submit($0, then: $1) }, deliver: { inbox.post($0) },
-            background: { [storeWork] job in storeWork.submit(job) },
+            background: { [storeWork, storeBacklog] job in
+                storeBacklog.enter()
+                storeWork.submit {
+                    job()
+                    storeBacklog.leave()
+                }
+            },
             onDataStored: { [weak owner] store, hash in owner?.dataStored(store, hash) }, sets: sets,
             maximumSetBodyBytes: sessionConfiguration.maximumFrameSize)
         effects.zones = Dictionary(zones.map { ($0.zone, $0) }, uniquingKeysWith: { first, _ in first })
@@ -185,7 +194,10 @@ final class PeerConnection: @unchecked Sendable {
     private func workerLoop() {
         run(session.start(now: .now))
         handle(.dataWanted(effects.missingData()))
-        while closeReason == nil, let event = inbox.take() { handle(event) }
+        while closeReason == nil, let event = inbox.take() {
+            storeBacklog.waitBelowLimit()
+            handle(event)
+        }
     }
 
     private func finishUp() {

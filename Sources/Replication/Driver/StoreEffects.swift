@@ -1,5 +1,6 @@
 import Glibc
 import Store
+import Support
 
 /// Carries out the store side of a session's actions for one connection: computing and
 /// applying change sets, finding photo data that is missing, and writing it to partial
@@ -36,6 +37,9 @@ final class StoreEffects {
     var sentCertificates: Set<PeerID> = []
     /// The largest set body taken from the peer (the frame limit).
     let maximumSetBodyBytes: Int
+    /// Received change sets whose apply job has not started yet: the next set of the same
+    /// zone joins them (used on the connection's thread only).
+    private var openBatch: PendingSets?
 
     init(
         library: Library, remotePeer: PeerID, claims: DataClaims,
@@ -64,14 +68,20 @@ final class StoreEffects {
                 .changesPrepared(zone: zone, generation: generation, prepare(zone, since, batchSize, limit))
             ]
         case .apply(let set):
+            // Sets that arrive while the previous ones wait to be applied join them: one
+            // transaction for several sets (`LibraryStore.apply(_:from:)` on an array).
+            if let batch = openBatch, batch.join(set) { return [] }
+            let batch = PendingSets(set)
+            openBatch = batch
             let (store, peer, deliver) = (store(ofZone: set.zone), remotePeer, self.deliver)
             background {
-                for event in Self.apply(set, to: store, from: peer) { deliver(event) }
+                for event in Self.apply(batch.take(), to: store, from: peer) { deliver(event) }
             }
             return []
         case .prepareSets(let zone, let after, let byteLimit):
             return [.setsPrepared(zone: zone, prepareSets(zone, after, byteLimit))]
         case .applySets(let message):
+            openBatch = nil  // later change sets are applied after these signed sets
             let (store, relay, deliver, limit) = (
                 store(ofZone: message.zone), sets, self.deliver, maximumSetBodyBytes
             )
@@ -95,6 +105,7 @@ final class StoreEffects {
             }
             return []
         case .undoRefused(let message):
+            openBatch = nil  // later change sets are applied after this undo
             let (store, peer, deliver) = (store(ofZone: message.zone), remotePeer, self.deliver)
             background {
                 for event in Self.undo(message, in: store, refusedBy: peer) { deliver(event) }
@@ -163,12 +174,25 @@ final class StoreEffects {
         }
     }
 
-    private static func apply(_ set: ChangeSet, to store: LibraryStore?, from peer: PeerID) -> [SessionEvent]
+    /// Applies sets of one zone in order (together when they all apply), each answered as
+    /// if it had been applied alone.
+    private static func apply(_ sets: [ChangeSet], to store: LibraryStore?, from peer: PeerID)
+        -> [SessionEvent]
     {
-        guard let store else { return [.applied(zone: set.zone, .unknownZone)] }
+        guard let store else { return sets.map { .applied(zone: $0.zone, .unknownZone) } }
+        return zip(sets, store.apply(sets, from: peer)).flatMap { set, result in
+            answer(set, result, store)
+        }
+    }
+
+    private static func answer(
+        _ set: ChangeSet, _ result: Result<ApplyReport, any Error>, _ store: LibraryStore
+    )
+        -> [SessionEvent]
+    {
         let outcome: ApplyOutcome
         do {
-            let report = try store.apply(set, from: peer)
+            let report = try result.get()
             let versions = try store.currentVersions(
                 zone: set.zone, of: report.refused.map { ($0.entity, $0.id) })
             outcome = .applied(
@@ -232,6 +256,38 @@ final class StoreEffects {
     func missingData() -> [DataItem] {
         zones.values.sorted { $0.zone < $1.zone }.flatMap {
             library.store($0.store).missingDataItems(zone: $0.zone)
+        }
+    }
+}
+
+/// Change sets of one zone received on a connection and waiting for one apply job: sets
+/// join while the job has not started, up to `maximumChanges` field changes in all.
+private final class PendingSets: Sendable {
+    static let maximumChanges = 16_000
+    private let state: Guarded<(sets: [ChangeSet], changes: Int, started: Bool)>
+    private let zone: String
+
+    init(_ first: ChangeSet) {
+        zone = first.zone
+        state = Guarded(([first], first.changeCount, false))
+    }
+
+    /// Adds `set` unless the job took the sets already, the zone differs or the group is full.
+    func join(_ set: ChangeSet) -> Bool {
+        guard set.zone == zone else { return false }
+        return state.withLock { state in
+            guard !state.started, state.changes + set.changeCount <= Self.maximumChanges else { return false }
+            state.sets.append(set)
+            state.changes += set.changeCount
+            return true
+        }
+    }
+
+    /// The sets, once: later ones start a group of their own.
+    func take() -> [ChangeSet] {
+        state.withLock { state in
+            state.started = true
+            return state.sets
         }
     }
 }

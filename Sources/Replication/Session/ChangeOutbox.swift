@@ -50,6 +50,11 @@ struct ChangeOutbox: Sendable {
         waiting.removeAll { $0.zone == zone }
     }
 
+    /// Whether no change set of `zone` waits to go or for its answer.
+    func isIdle(zone: String) -> Bool {
+        !waiting.contains { $0.zone == zone } && !inFlight.contains { $0.zone == zone }
+    }
+
     func waitingCount(zone: String) -> Int {
         waiting.reduce(0) { $0 + ($1.zone == zone ? 1 : 0) }
     }

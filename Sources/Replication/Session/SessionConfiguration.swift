@@ -20,6 +20,9 @@ public struct SessionConfiguration: Sendable {
     /// Encoded change sets sent but not yet answered, in bytes (one set always goes, even
     /// when larger). Bounds what the receiver must buffer.
     public var changeWindowBytes = 8 << 20
+    /// Bytes of signed sets read and sent in one message at most (one set always goes): the
+    /// memory a relay of a zone's sets takes on either side.
+    public var setsMessageBytes = 1 << 20
     /// Bytes asked for per photo-data request.
     public var dataChunkSize = 256 << 10
     /// Photo-data requests outstanding at once: with the chunk size, the memory a transfer

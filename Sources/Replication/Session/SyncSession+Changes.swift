@@ -154,6 +154,7 @@ extension SyncSession {
         for frame in frames { outbox.enqueue(.init(zone: id, generation: generation, frame: frame)) }
         pumpOutbox()
         maybePrepare(id)
+        maybePrepareSets(id)
     }
 
     /// A set did not fit in a frame: asks again with smaller batches, or gives up on the zone
@@ -201,6 +202,7 @@ extension SyncSession {
         }
         pumpOutbox()
         maybePrepare(id)
+        maybePrepareSets(id)
     }
 
     mutating func receiveChangeSet(_ set: ChangeSet) {

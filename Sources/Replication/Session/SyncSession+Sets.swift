@@ -30,17 +30,22 @@ extension SyncSession {
         maybePrepareSets(message.zone)
     }
 
-    /// Asks the store for the sets the peer lacks, unless a read is under way or the peer
-    /// has not said what it holds.
+    /// Asks the store for the sets the peer lacks, unless a read is under way, the peer has
+    /// not said what it holds, or changes of the zone are still on their way to it: the sets
+    /// then follow the changes, so a peer that is behind (a joiner) takes the zone's content
+    /// from the changes and keeps the sets without applying them again.
     mutating func maybePrepareSets(_ id: String) {
         guard state == .active, exchangesSets, var zone = zones[id], let remote = zone.setsRemote,
-            zone.setsDirty, !zone.setsPreparing
+            zone.setsDirty, !zone.setsPreparing, !zone.dirty, !zone.preparing, outbox.isIdle(zone: id)
         else { return }
         zone.setsDirty = false
         zone.setsPreparing = true
         zones[id] = zone
         out.append(
-            .prepareSets(zone: id, after: remote, byteLimit: max(sendableFrameSize - 64 * 1024, 64 * 1024)))
+            .prepareSets(
+                zone: id, after: remote,
+                byteLimit: min(configuration.setsMessageBytes, max(sendableFrameSize - 64 * 1024, 64 * 1024)))
+        )
     }
 
     mutating func setsPrepared(zone id: String, _ result: Result<PreparedSets, SessionFailure>) {

@@ -12,87 +12,52 @@ extension LibraryStore {
     public func apply(_ set: ChangeSet, from sender: PeerID, signed: SignedSetRow? = nil) throws
         -> ApplyReport
     {
-        var report = ApplyReport()
-        // The transaction's own stamp only dates its history entry: applied fields keep the
-        // stamps they carry.
-        let stamp = Stamp(hlc: HybridLogicalClock.wallMilliseconds() << 16, peer: localPeer)
-        try write(author: .sync(sender), stamp: stamp) { tx in
-            let db = tx.db
-            guard let side = try ownerSide(of: set.zone, db) else { throw SyncError.unknownZone(set.zone) }
-            let current = try loadClock(set.zone, db)
-            guard current.dominates(set.since) else {
-                throw SyncError.notReady(zone: set.zone, have: current, need: set.since)
-            }
-            if let signed { try storeSignedSet(signed, zone: set.zone, db) }
-            let ordered = set.objects.enumerated().sorted {
-                ($0.element.entity, $0.offset) < ($1.element.entity, $1.offset)
-            }.map(\.element)
-            let context = ApplyContext(
-                zone: set.zone, owner: side, sender: sender, sibling: isSibling(sender),
-                aheadLimit: limits.aheadLimit(wall: clock.wall()))
-            for object in ordered {
-                do {
-                    let own = deliverable(object, context)
-                    let (winners, stale, existing) = try merge(own, context, db)
-                    report.stale += stale + object.fields.count - own.fields.count
-                    report.applied += winners.count
-                    if object.entity == .photo, let hash = try releasedData(object.id, by: winners, db) {
-                        report.releasedData.insert(hash)
-                    }
-                    try tx.write(object.entity, object.id, zone: set.zone, winners, existing: existing)
-                    if !winners.isEmpty { context.noteInZone(object.entity, object.id) }
-                    if object.entity == .share || object.entity == .participant {
-                        context.permissions = [:]
-                    }
-                    if !winners.isEmpty && (object.entity == .tag || object.entity == .link) {
-                        report.touchedTags = true
-                    }
-                } catch let refusal as ChangeRefusal {
-                    if context.checksAhead {
-                        for field in object.fields where field.stamp.peer == sender {
-                            context.refusedLowest[sender] = min(
-                                context.refusedLowest[sender] ?? .max, field.stamp.hlc)
-                        }
-                    }
-                    report.refused.append(
-                        Refusal(
-                            entity: object.entity, id: object.id, reason: refusal.reason,
-                            fields: object.fields.map { FieldStamp(code: $0.field, stamp: $0.stamp) }))
-                }
-            }
-            // A participant vouches only for its own changes; the owner, who relays, for
-            // everyone's. A participant's refused change is not claimed: it is sent again
-            // until its author has undone it (a refusal notice lost with its connection is
-            // then sent again), and one refused for being stamped too far ahead leaves the
-            // clock where it was, so that what the author writes once its clock is fixed is
-            // taken.
-            var vouched = context.relaysAsOwner ? set.until : VectorClock([sender: set.until[sender]])
-            if context.checksAhead {
-                for (peer, hlc) in vouched.entries {
-                    if context.refusedAhead[peer] != nil {
-                        vouched[peer] = max(current[peer], context.highestTaken[peer] ?? 0)
-                    } else if let lowest = context.refusedLowest[peer] {
-                        vouched[peer] = max(current[peer], min(hlc, context.aheadLimit, lowest - 1))
-                    } else {
-                        vouched[peer] = min(hlc, context.aheadLimit)
-                    }
-                }
-            }
-            // Between fellow participants (neither owns the zone) a sender's entry counts only
-            // as far as the changes it sent: nothing else tells the owner of a claim made only
-            // here, and a claim the owner never hears of would keep this replica from ever
-            // agreeing with it. (To the owner, a participant may claim its entry past its
-            // changes: that is how the owner learns of changes it refused and the author undid.)
-            if !context.relaysAsOwner && !side.includes(localPeer) {
-                vouched[sender] = min(
-                    vouched[sender], max(current[sender], context.highestTaken[sender] ?? 0))
-            }
-            try mergeClock(set.zone, with: vouched, db)
-            // Only the clock moved (every object refused, or already held): the peers this
-            // one relays to must hear of it too, or they never agree with it.
-            report.clockOnly =
-                !tx.hasChanges && vouched.entries.contains(where: { $0.value > current[$0.key] })
+        var report = try write(author: .sync(sender), stamp: Self.applyStamp(localPeer)) { tx in
+            try apply(set, from: sender, signed: signed, in: tx)
         }
+        try settle(&report, of: set)
+        return report
+    }
+
+    /// Applies consecutive sets of one sender in one transaction: a receiver taking a zone
+    /// gets it in sets of a few thousand changes, and committing each on its own rewrote the
+    /// same index pages into the log once per set. The result of each set is what applying it
+    /// alone would give. When any of them cannot be applied (an error, or a set whose earlier
+    /// changes are missing), nothing of the group is kept and each set is applied on its own.
+    /// `signed[i]`, when given, is the signed set `sets[i]` is the body of (as for one set).
+    public func apply(_ sets: [ChangeSet], signed: [SignedSetRow?]? = nil, from sender: PeerID)
+        -> [Result<ApplyReport, any Error>]
+    {
+        let signed = signed ?? Array(repeating: nil, count: sets.count)
+        precondition(signed.count == sets.count, "one signed row (or nil) per set")
+        func alone() -> [Result<ApplyReport, any Error>] {
+            zip(sets, signed).map { set, row in Result { try apply(set, from: sender, signed: row) } }
+        }
+        guard sets.count > 1 else { return alone() }
+        let together = Result {
+            try write(author: .sync(sender), stamp: Self.applyStamp(localPeer)) { tx in
+                try zip(sets, signed).map { try apply($0, from: sender, signed: $1, in: tx) }
+            }
+        }
+        guard case .success(let reports) = together else { return alone() }
+        return zip(sets, reports).map { set, report in
+            Result {
+                var report = report
+                try settle(&report, of: set)
+                return report
+            }
+        }
+    }
+
+    /// The transaction's own stamp only dates its history entry: applied fields keep the
+    /// stamps they carry.
+    private static func applyStamp(_ peer: PeerID) -> Stamp {
+        Stamp(hlc: HybridLogicalClock.wallMilliseconds() << 16, peer: peer)
+    }
+
+    /// What follows an applied set once its transaction committed: peers hear of a clock that
+    /// moved alone, data no photo uses goes, and touched tag names are cleaned up.
+    private func settle(_ report: inout ApplyReport, of set: ChangeSet) throws {
         if report.clockOnly { notifyClockMoved(set.zone) }
         // Data of photos this set deleted (or pointed elsewhere) goes when nothing uses it.
         for hash in report.releasedData { try collectBlob(hash) }
@@ -100,6 +65,90 @@ extension LibraryStore {
             let canWrite = try read { db in try permission(of: localPeer, in: set.zone, db) == .readWrite }
             if canWrite { report.deduplicated = try deduplicate(zone: set.zone) }
         }
+    }
+
+    /// Applies one set inside `tx`.
+    private func apply(_ set: ChangeSet, from sender: PeerID, signed: SignedSetRow?, in tx: Transaction)
+        throws
+        -> ApplyReport
+    {
+        var report = ApplyReport()
+        let changesBefore = tx.changeCount
+        let db = tx.db
+        guard let side = try ownerSide(of: set.zone, db) else { throw SyncError.unknownZone(set.zone) }
+        let current = try loadClock(set.zone, db)
+        guard current.dominates(set.since) else {
+            throw SyncError.notReady(zone: set.zone, have: current, need: set.since)
+        }
+        if let signed { try storeSignedSet(signed, zone: set.zone, db) }
+        let ordered = set.objects.enumerated().sorted {
+            ($0.element.entity, $0.offset) < ($1.element.entity, $1.offset)
+        }.map(\.element)
+        let context = ApplyContext(
+            zone: set.zone, owner: side, sender: sender, sibling: isSibling(sender),
+            aheadLimit: limits.aheadLimit(wall: clock.wall()))
+        for object in ordered {
+            do {
+                let own = deliverable(object, context)
+                let (winners, stale, existing) = try merge(own, context, db)
+                report.stale += stale + object.fields.count - own.fields.count
+                report.applied += winners.count
+                if object.entity == .photo, let hash = try releasedData(object.id, by: winners, db) {
+                    report.releasedData.insert(hash)
+                }
+                try tx.write(object.entity, object.id, zone: set.zone, winners, existing: existing)
+                if !winners.isEmpty { context.noteInZone(object.entity, object.id) }
+                if object.entity == .share || object.entity == .participant {
+                    context.permissions = [:]
+                }
+                if !winners.isEmpty && (object.entity == .tag || object.entity == .link) {
+                    report.touchedTags = true
+                }
+            } catch let refusal as ChangeRefusal {
+                if context.checksAhead {
+                    for field in object.fields where field.stamp.peer == sender {
+                        context.refusedLowest[sender] = min(
+                            context.refusedLowest[sender] ?? .max, field.stamp.hlc)
+                    }
+                }
+                report.refused.append(
+                    Refusal(
+                        entity: object.entity, id: object.id, reason: refusal.reason,
+                        fields: object.fields.map { FieldStamp(code: $0.field, stamp: $0.stamp) }))
+            }
+        }
+        // A participant vouches only for its own changes; the owner, who relays, for
+        // everyone's. A participant's refused change is not claimed: it is sent again
+        // until its author has undone it (a refusal notice lost with its connection is
+        // then sent again), and one refused for being stamped too far ahead leaves the
+        // clock where it was, so that what the author writes once its clock is fixed is
+        // taken.
+        var vouched = context.relaysAsOwner ? set.until : VectorClock([sender: set.until[sender]])
+        if context.checksAhead {
+            for (peer, hlc) in vouched.entries {
+                if context.refusedAhead[peer] != nil {
+                    vouched[peer] = max(current[peer], context.highestTaken[peer] ?? 0)
+                } else if let lowest = context.refusedLowest[peer] {
+                    vouched[peer] = max(current[peer], min(hlc, context.aheadLimit, lowest - 1))
+                } else {
+                    vouched[peer] = min(hlc, context.aheadLimit)
+                }
+            }
+        }
+        // Between fellow participants (neither owns the zone) a sender's entry counts only
+        // as far as the changes it sent: nothing else tells the owner of a claim made only
+        // here, and a claim the owner never hears of would keep this replica from ever
+        // agreeing with it. (To the owner, a participant may claim its entry past its
+        // changes: that is how the owner learns of changes it refused and the author undid.)
+        if !context.relaysAsOwner && !side.includes(localPeer) {
+            vouched[sender] = min(
+                vouched[sender], max(current[sender], context.highestTaken[sender] ?? 0))
+        }
+        try mergeClock(set.zone, with: vouched, db)
+        // Only the clock moved (every object refused, or already held): the peers this
+        // one relays to must hear of it too, or they never agree with it.
+        report.clockOnly =
+            tx.changeCount == changesBefore && vouched.entries.contains(where: { $0.value > current[$0.key] })
         return report
     }
 

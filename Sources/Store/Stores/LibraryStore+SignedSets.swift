@@ -129,6 +129,19 @@ extension LibraryStore {
         }
     }
 
+    /// Keeps signed sets whose changes this store holds already (its clock covers their
+    /// stamps), in one transaction and without applying them again: the joiner of a zone
+    /// gets its content from the owner's delta and the owner's sets only to relay them.
+    public func keepSignedSets(_ rows: [SignedSetRow], zone: String) throws {
+        guard !rows.isEmpty else { return }
+        try writeLocal { db in
+            guard try db.first("SELECT 1 FROM zones WHERE id = ?", zone, map: { _ in true }) != nil else {
+                throw SyncError.unknownZone(zone)
+            }
+            for row in rows { try storeSignedSet(row, zone: zone, db) }
+        }
+    }
+
     /// Stores a set received from a peer, in the transaction applying it.
     func storeSignedSet(_ row: SignedSetRow, zone: String, _ db: Database) throws {
         try db.run(

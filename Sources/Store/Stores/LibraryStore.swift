@@ -31,6 +31,8 @@ public final class LibraryStore: @unchecked Sendable {
     private var thumbnailJobObservers: [@Sendable () -> Void] = []
     /// Committed entries not yet given to the observers, in token order.
     private var committed: [HistoryEntry] = []
+    /// The log's size when a writer last made a checkpoint catch up (under `lock`).
+    private var caughtUpAt: Int32 = 0
     /// Signs this device's sets as local transactions commit (`signOwnSets`); under `lock`.
     var ownSetSigner: OwnSetSigner?
     /// Which devices are whose (set by Replication from the device lists it checked): the
@@ -161,6 +163,14 @@ public final class LibraryStore: @unchecked Sendable {
     /// One SQLite transaction; on failure the peer numbering is reloaded, since numbers
     /// handed out inside the transaction were rolled back with it.
     private func transaction<T>(_ body: () throws -> T) throws -> T {
+        // A log that a passive checkpoint never wholly caught up with is copied back first
+        // (once per `catchUpPages` of growth, should a reader keep it from restarting).
+        if db.walPages >= caughtUpAt + Checkpointer.catchUpPages {
+            checkpointer.catchUp()
+            caughtUpAt = db.walPages
+        } else if db.walPages < caughtUpAt {
+            caughtUpAt = 0
+        }
         do {
             let result = try db.transaction(body)
             checkpointer.committed(walPages: db.walPages)

@@ -241,6 +241,9 @@ final class Transaction {
     /// Whether anything was written to history so far.
     var hasChanges: Bool { !changes.isEmpty }
 
+    /// Objects recorded for history so far.
+    var changeCount: Int { changes.count }
+
     /// Settles derived state and history; returns the history entry if anything changed.
     func finish() throws -> HistoryEntry? {
         for (zone, names) in touchedTagNames {
