@@ -42,6 +42,8 @@ struct EngineState: Sendable {
     var syncRound = 0
     /// Incoming connections not yet known to be members, and guests: bounded.
     var inbound = InboundConnections()
+    /// The sockets of `inbound`'s handshakes in TLS, by ticket: what is shut down to cut one.
+    var handshakeSockets: [Int: TCPSocket] = [:]
 
     func isPaused(_ peer: PeerID) -> Bool { pausedAll || pausedPeers.contains(peer) }
 

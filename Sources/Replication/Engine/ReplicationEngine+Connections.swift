@@ -8,16 +8,48 @@ extension ReplicationEngine: ConnectionOwner {
     /// (`maxIncomingHandshakes`); otherwise closes it at once, on the calling (accept) thread.
     func accept(_ socket: TCPSocket) {
         let connectedAt = ContinuousClock.now
-        let slot = state.withLock { state -> (taken: Bool, refusals: Int) in
-            guard state.running else { return (false, 0) }
-            guard state.inbound.beginHandshake(limit: configuration.maxIncomingHandshakes) else {
-                return (false, state.inbound.refusedSinceReport)
+        let evictAfter = max(.milliseconds(100), configuration.handshakeTimeout / 10)
+        let slot = state.withLock {
+            state -> (
+                ticket: Int?, refusals: Int, evicted: (socket: TCPSocket?, connection: PeerConnection?)?
+            ) in
+            guard state.running else { return (nil, 0, nil) }
+            let admission = state.inbound.beginHandshake(
+                limit: configuration.maxIncomingHandshakes, at: connectedAt, evictAfter: evictAfter)
+            switch admission {
+            case .refused:
+                return (nil, state.inbound.refusedSinceReport, nil)
+            case .admitted(let ticket):
+                state.handshakeSockets[ticket] = socket
+                return (ticket, state.inbound.takeRefusals(), nil)
+            case .evicting(let ticket, let victim):
+                state.handshakeSockets[ticket] = socket
+                switch victim {
+                case .tls(let old):
+                    return (
+                        ticket, state.inbound.takeRefusals(),
+                        (state.handshakeSockets.removeValue(forKey: old), nil)
+                    )
+                case .awaitingHello(let id):
+                    return (ticket, state.inbound.takeRefusals(), (nil, state.connections[id]))
+                }
             }
-            return (true, state.inbound.takeRefusals())
         }
-        guard slot.taken else {
+        guard let ticket = slot.ticket else {
             refuseAtLimit(socket, firstOfBurst: slot.refusals == 1)
             return
+        }
+        if let evicted = slot.evicted {
+            // Cut outside the lock: its handshake thread, or its worker, ends it.
+            evicted.socket?.shutdown()
+            evicted.connection?.cut()
+            let count = state.withLock { $0.inbound.evictedSinceReport }
+            if count == 1 || count % 100 == 0 {
+                logger.log(
+                    .notice,
+                    "every handshake slot is held (max_incoming_handshakes): cutting the oldest handshake, "
+                        + "over \(evictAfter) old, for each new connection (\(count) so far)")
+            }
         }
         if slot.refusals > 0 {
             logger.log(
@@ -35,9 +67,12 @@ extension ReplicationEngine: ConnectionOwner {
         IOThread.detach { [self] in
             do {
                 let connection = try TLSConnection.handshake(over: socket, configuration: tls)
-                startConnection(connection, connectedAt: connectedAt)
+                startConnection(connection, connectedAt: connectedAt, ticket: ticket)
             } catch {
-                state.withLock { $0.inbound.tlsEnded(connection: nil) }
+                state.withLock { state in
+                    state.inbound.tlsEnded(ticket: ticket, connection: nil)
+                    state.handshakeSockets[ticket] = nil
+                }
                 handshakeFailed(socket, error)
             }
         }
@@ -124,13 +159,17 @@ extension ReplicationEngine: ConnectionOwner {
     /// Starts the session of an authenticated connection, whose hello must arrive within
     /// `handshakeTimeout` of `connectedAt` (when TCP connected). An incoming one moves from
     /// the TLS phase to waiting for its hello, still holding its handshake slot.
-    func startConnection(_ tls: TLSConnection, connectedAt: ContinuousClock.Instant) {
+    /// `ticket` is an incoming connection's handshake slot.
+    func startConnection(_ tls: TLSConnection, connectedAt: ContinuousClock.Instant, ticket: Int? = nil) {
         let peer = tls.remotePeerID
         let zones = sessionZones(for: peer)
         let id = state.withLock { state -> Int? in
             let id: Int? = state.running ? state.nextConnectionID + 1 : nil
             if let id { state.nextConnectionID = id }
-            if !tls.isClient { state.inbound.tlsEnded(connection: id) }
+            if let ticket {
+                state.inbound.tlsEnded(ticket: ticket, connection: id)
+                state.handshakeSockets[ticket] = nil
+            }
             return id
         }
         guard let id else {

@@ -7,8 +7,10 @@ enum Migrations {
         v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18,
     ]
 
-    /// Brings `db` to the latest version, each migration in its own transaction.
-    static func migrate(_ db: Database) throws {
+    /// Brings `db` to the latest version, each migration in its own transaction. Returns
+    /// whether any ran.
+    @discardableResult
+    static func migrate(_ db: Database) throws -> Bool {
         let current = try db.first("PRAGMA user_version") { $0.int(0) } ?? 0
         guard current <= all.count else {
             throw StoreError.schemaTooNew(path: db.path, version: current, supported: all.count)
@@ -19,6 +21,7 @@ enum Migrations {
                 try db.execute("PRAGMA user_version = \(index + 1)")
             }
         }
+        return current < all.count
     }
 
     /// Share invitations the owner can check and revoke (only the hash of each URL's token

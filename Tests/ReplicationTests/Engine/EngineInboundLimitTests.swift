@@ -73,6 +73,43 @@ import Testing
             })
     }
 
+    /// Sockets that hold every handshake slot and never finish do not lock real peers out:
+    /// once they have lasted a tenth of the handshake timeout, each new connection cuts the
+    /// oldest (before, a participant that restarted during such a flood could not get back
+    /// in until the flood ended).
+    @Test func heldSlotsGiveWayToANewcomerOnceTheyHaveLastedATenthOfTheTimeout() async throws {
+        let owner = try EnginePeer("owner") {
+            $0.maxIncomingHandshakes = 3
+            $0.handshakeTimeout = .seconds(20)
+            $0.session.silenceTimeout = .seconds(120)
+        }
+        let participant = try EnginePeer("participant")
+        let (_, photo) = try shareZone(owner: owner, with: [participant])
+        #expect(await eventually { owner.engine.status(of: participant.peer).connected })
+        let (address, target, newcomer) = (owner.address, owner, try RawPeer())
+        let seen = try await IOThread.run { () -> (youngRefused: Bool, answered: MessageType?, cut: Int) in
+            let held = try (0..<3).map { _ in try RawSocket.connect(to: address) }
+            defer { for socket in held { socket.shutdown() } }
+            let young = try RawSocket.connect(to: address)
+            let youngRefused = RawSocket.closedByPeer(young, within: .seconds(10))
+            usleep(2_200_000)  // the held sockets grow old enough to be cut (the behaviour under test)
+            let stream = try Guest.open(as: newcomer.identity, to: target)
+            defer { stream.connection.close() }
+            let answered = try stream.receive()?.type
+            let cut = held.filter { RawSocket.closedByPeer($0, within: .seconds(1)) }.count
+            return (youngRefused, answered, cut)
+        }
+        #expect(seen.youngRefused, "while the held sockets are young, a newcomer is refused at once")
+        #expect(seen.answered == .zoneClocks, "the newcomer got in while the slots were held")
+        #expect(seen.cut == 1, "the oldest held socket gave its slot up, the others kept theirs")
+        #expect(owner.logged("cutting the oldest handshake"))
+        _ = try owner.priv.tag(photo: photo, name: "after-the-cut")
+        #expect(
+            await eventually {
+                try participant.shared.photo(photo)?.tags.map(\.name).contains("after-the-cut") == true
+            })
+    }
+
     @Test func theTLSHandshakeAndTheHelloMustBeDoneWithinTheHandshakeTimeout() async throws {
         let owner = try EnginePeer("owner") {
             $0.handshakeTimeout = .seconds(1)
