@@ -75,9 +75,11 @@ extension LibraryStore {
                 UPDATE stamps SET fields = fields & ~?1
                 WHERE entity = ?2 AND object IN (SELECT id FROM dedup_losers) AND fields & ?1 != 0
                 """, bit, tag)
-            try db.run(
-                "DELETE FROM stamps WHERE entity = ? AND object IN (SELECT id FROM dedup_losers) AND fields = 0",
-                tag)
+            if db.changes > 0 {
+                try db.run(
+                    "DELETE FROM stamps WHERE entity = ? AND object IN (SELECT id FROM dedup_losers) AND fields = 0",
+                    tag)
+            }
             try db.run(
                 """
                 INSERT INTO stamps (entity, object, peer, hlc, zone, fields)
