@@ -64,6 +64,7 @@ enum PeerDaemonMain {
         if let backup = parsed.restore {
             return restore(backup, into: settings.stateDirectory, workingDirectory: workingDirectory)
         }
+        DescriptorLimit.raise()
         let sink = LogSink(level: settings.logLevel)
         let daemon: Daemon
         do {

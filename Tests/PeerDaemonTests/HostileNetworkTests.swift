@@ -118,13 +118,10 @@ import Testing
             }
         }
         var peak = try ProcessFigures(pid: pid)
-        // Alice closed all but a handful at once; the participant keeps syncing meanwhile.
-        // Waits for what the assertion needs: sockets beyond the free slots are closed by the
-        // accept loop as it drains the listen backlog, not all at the same instant.
-        let slotsLeft = max(0, 16 - streams.count)
-        let stillOpen = Self.openAfterClosing(
-            sockets, atLeast: sockets.count - slotsLeft, within: .seconds(20))
-        #expect(streams.count + stillOpen <= 16, "\(streams.count) TLS and \(stillOpen) TCP connections held")
+        // The TLS connections hold at most the 16 handshake slots (the others were closed at
+        // once); the silent sockets wait for a ClientHello in alice's gate, one thread for
+        // all of them, and hold no slot.
+        #expect(streams.count <= 16, "\(streams.count) TLS connections held")
         try Self.tagReachesBob("during-the-flood", alice: alice, bob: bob, photo: shared.photo)
         let during = try ProcessFigures(pid: pid)
         if during.threads > peak.threads { peak = during }
@@ -253,24 +250,5 @@ import Testing
         try Self.nothingLandedAndBobKeepsSyncing(alice: alice, bob: bob, photo: shared.photo)
         try alice.stop()
         try bob.stop()
-    }
-
-    /// Waits until the other side has closed (or reset) at least `wanted` of `sockets`, or
-    /// `timeout` has passed; returns how many are still open.
-    private static func openAfterClosing(
-        _ sockets: [TCPSocket], atLeast wanted: Int, within timeout: Duration
-    ) -> Int {
-        var open = Set(sockets.map(\.fileDescriptor))
-        let deadline = ContinuousClock.now + timeout
-        while sockets.count - open.count < wanted, ContinuousClock.now < deadline {
-            var entries = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            guard poll(&entries, nfds_t(entries.count), 100) > 0 else { continue }
-            for entry in entries where entry.revents != 0 {
-                var byte: UInt8 = 0
-                let count = recv(entry.fd, &byte, 1, Int32(MSG_DONTWAIT))
-                if count == 0 || (count < 0 && errno != EAGAIN) { open.remove(entry.fd) }
-            }
-        }
-        return open.count
     }
 }

@@ -1,13 +1,56 @@
+import Glibc
 import Store
 import Support
 
 /// Opening connections (dialing, accepting), deciding which one to keep per peer, and what
 /// happens when one ends.
 extension ReplicationEngine: ConnectionOwner {
-    /// Handshakes an incoming socket on its own thread, if a handshake slot is free
-    /// (`maxIncomingHandshakes`); otherwise closes it at once, on the calling (accept) thread.
+    /// Takes an incoming socket: it waits in the `HelloGate` until its ClientHello is there,
+    /// then `handshake` takes it.
     func accept(_ socket: TCPSocket) {
         let connectedAt = ContinuousClock.now
+        let gate = helloGate.withLock { gate -> HelloGate in
+            if let gate { return gate }
+            let made = HelloGate(
+                capacity: min(
+                    configuration.maxIncomingHandshakes * Self.gateSocketsPerSlot, Self.gateDescriptorBudget()
+                ),
+                timeout: configuration.handshakeTimeout,
+                onReady: { [weak self] socket, connectedAt in
+                    self?.handshake(socket, connectedAt: connectedAt)
+                },
+                onDropped: { [weak self] reason in self?.helloDropped(reason) })
+            made.start()
+            gate = made
+            return made
+        }
+        gate.admit(socket, connectedAt: connectedAt)
+    }
+
+    /// Sockets the `HelloGate` may hold per handshake slot: each costs a descriptor only.
+    static let gateSocketsPerSlot = 32
+
+    /// A quarter of the process's descriptors (at least 64): waiting sockets must never take
+    /// the ones connections, photo files and stores need.
+    static func gateDescriptorBudget() -> Int {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 64 }
+        return max(64, Int(clamping: limit.rlim_cur / 4))
+    }
+
+    /// A socket the gate closed: the first of a burst is logged, then every thousandth.
+    private func helloDropped(_ reason: String) {
+        let count = helloDrops.add(1, ordering: .relaxed).newValue
+        guard count == 1 || count % 1_000 == 0 else { return }
+        logger.log(
+            .notice,
+            "closed an incoming connection before its TLS handshake (\(reason)); \(count) so far")
+    }
+
+    /// Handshakes an incoming socket whose ClientHello arrived on its own thread, if a
+    /// handshake slot is free (`maxIncomingHandshakes`, or the oldest handshake has lasted
+    /// long enough to give way); otherwise closes it at once, on the calling thread.
+    func handshake(_ socket: TCPSocket, connectedAt: ContinuousClock.Instant) {
         let evictAfter = max(.milliseconds(100), configuration.handshakeTimeout / 10)
         let slot = state.withLock {
             state -> (

@@ -34,6 +34,10 @@ public final class ReplicationEngine: @unchecked Sendable {
     let deviceGroups = Mutex(DeviceGroups())
     private let setup = Mutex<(loop: IOThread?, listener: TCPListener?, upkeep: MembershipUpkeep?)>(
         (nil, nil, nil))
+    /// Accepted sockets wait here for their ClientHello before they take a handshake slot.
+    let helloGate = Mutex<HelloGate?>(nil)
+    /// Sockets the gate closed since the last report, for the log.
+    let helloDrops = Atomic<Int>(0)
 
     public var localPeer: PeerID { library.localPeer }
 
@@ -130,6 +134,7 @@ public final class ReplicationEngine: @unchecked Sendable {
         }
         let (loop, listener) = setup.withLock { ($0.loop, $0.listener) }
         listener?.close()
+        helloGate.withLock { $0 }?.close()
         wakeLoop()
         loop?.join()
         for connection in connections { connection.close(.shuttingDown, "the peer is shutting down") }

@@ -43,7 +43,7 @@ public enum Poll {
     }
 
     /// Milliseconds left until `deadline`, rounded up, or -1 (forever) without one.
-    static func milliseconds(until deadline: ContinuousClock.Instant?) -> Int32 {
+    public static func milliseconds(until deadline: ContinuousClock.Instant?) -> Int32 {
         guard let deadline else { return -1 }
         let left = deadline - ContinuousClock.now
         if left <= .zero { return 0 }

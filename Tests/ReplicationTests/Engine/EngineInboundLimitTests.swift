@@ -1,6 +1,7 @@
 import Glibc
 import Store
 import Support
+import Synchronization
 import TestSupport
 import Testing
 
@@ -25,8 +26,13 @@ import Testing
         // pool between them.
         let flood = try await IOThread.run {
             () -> (held: [TCPSocket], extraClosed: [Bool], heldClosed: [Bool]) in
-            let held = try (0..<3).map { _ in try RawSocket.connect(to: address) }
-            let extra = try (0..<5).map { _ in try RawSocket.connect(to: address) }
+            let held = try (0..<3).map { _ in try RecordedClientHello.stuck(to: address) }
+            // In their handshake (the owner's first flight came back) before the others come.
+            let admitted = held.map {
+                Poll.wait(fd: $0.fileDescriptor, events: Int32(POLLIN), until: .now + .seconds(10))
+            }
+            precondition(admitted.allSatisfy { $0 == .ready }, "the held sockets are answered")
+            let extra = try (0..<5).map { _ in try RecordedClientHello.stuck(to: address) }
             let extraClosed = extra.map { RawSocket.closedByPeer($0, within: .seconds(10)) }
             let heldClosed = held.map { RawSocket.closedByPeer($0, within: .milliseconds(200)) }
             return (held, extraClosed, heldClosed)
@@ -59,7 +65,7 @@ import Testing
         // taken (the member's reconnection may be the owner dialling out, so open one here).
         let counted = try await IOThread.run { () -> Bool in
             for _ in 0..<30 {
-                let socket = try RawSocket.connect(to: address)
+                let socket = try RecordedClientHello.stuck(to: address)
                 defer { socket.shutdown() }
                 if RawSocket.closedByPeer(socket, within: .seconds(1)) { continue }  // slots still taken
                 return true
@@ -88,9 +94,12 @@ import Testing
         #expect(await eventually { owner.engine.status(of: participant.peer).connected })
         let (address, target, newcomer) = (owner.address, owner, try RawPeer())
         let seen = try await IOThread.run { () -> (youngRefused: Bool, answered: MessageType?, cut: Int) in
-            let held = try (0..<3).map { _ in try RawSocket.connect(to: address) }
+            let held = try (0..<3).map { _ in try RecordedClientHello.stuck(to: address) }
             defer { for socket in held { socket.shutdown() } }
-            let young = try RawSocket.connect(to: address)
+            for socket in held {  // in their handshake before the next one comes
+                _ = Poll.wait(fd: socket.fileDescriptor, events: Int32(POLLIN), until: .now + .seconds(10))
+            }
+            let young = try RecordedClientHello.stuck(to: address)
             let youngRefused = RawSocket.closedByPeer(young, within: .seconds(10))
             usleep(2_200_000)  // the held sockets grow old enough to be cut (the behaviour under test)
             let stream = try Guest.open(as: newcomer.identity, to: target)
@@ -108,6 +117,48 @@ import Testing
             await eventually {
                 try participant.shared.photo(photo)?.tags.map(\.name).contains("after-the-cut") == true
             })
+    }
+
+    /// Connections that send nothing, or half a ClientHello, wait in the `HelloGate` and take
+    /// no handshake slot: however many there are, a peer gets in at once; bytes that are no
+    /// TLS are closed at once; and the waiting ones are closed after the handshake timeout.
+    @Test func silentAndHalfSentConnectionsTakeNoHandshakeSlot() async throws {
+        let owner = try EnginePeer("owner") {
+            $0.maxIncomingHandshakes = 3
+            $0.handshakeTimeout = .seconds(3)
+            $0.session.silenceTimeout = .seconds(120)
+        }
+        let (address, target, newcomer) = (owner.address, owner, try RawPeer())
+        let seen = try await IOThread.run {
+            () -> (answered: MessageType?, garbageClosed: Bool, waitingOpen: Int, waitingClosedLater: Int) in
+            let silent = try (0..<40).map { _ in try RawSocket.connect(to: address) }
+            let half = try (0..<40).map { _ -> TCPSocket in
+                let socket = try RawSocket.connect(to: address)
+                let part = Array(RecordedClientHello.bytes.prefix(RecordedClientHello.bytes.count / 2))
+                _ = part.withUnsafeBytes {
+                    send(socket.fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
+                return socket
+            }
+            defer { for socket in silent + half { socket.shutdown() } }
+            let garbage = try RawSocket.connect(to: address)
+            _ = [UInt8](repeating: 0x47, count: 64).withUnsafeBytes {
+                send(garbage.fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            let garbageClosed = RawSocket.closedByPeer(garbage, within: .seconds(5))
+            let stream = try Guest.open(as: newcomer.identity, to: target)
+            let answered = try stream.receive()?.type
+            stream.connection.close()
+            let waiting = silent + half
+            let open = waiting.filter { !RawSocket.closedByPeer($0, within: .milliseconds(1)) }.count
+            let closedLater = waiting.filter { RawSocket.closedByPeer($0, within: .seconds(20)) }.count
+            return (answered, garbageClosed, open, closedLater)
+        }
+        #expect(seen.answered == .zoneClocks, "a peer got in past 80 waiting connections and 3 slots")
+        #expect(seen.garbageClosed, "bytes that are no TLS record end the connection at once")
+        #expect(seen.waitingOpen == 80, "the waiting connections are held, not closed at once")
+        #expect(seen.waitingClosedLater == 80, "and closed once the handshake timeout passed")
+        #expect(owner.logged("closed an incoming connection before its TLS handshake"))
     }
 
     @Test func theTLSHandshakeAndTheHelloMustBeDoneWithinTheHandshakeTimeout() async throws {
@@ -259,5 +310,57 @@ enum Guest {
             if frame.type == .joinResponse { return try JoinResponse(frame: frame) }
         }
         return nil
+    }
+}
+
+/// A real TLS 1.3 ClientHello, recorded once: sent on a raw socket, it passes the engine's
+/// `HelloGate` and takes a handshake slot, and the socket then says nothing more (a client
+/// stuck after its first flight).
+enum RecordedClientHello {
+    static let bytes: [UInt8] = {
+        let listener = try! TCPListener.bind(host: "127.0.0.1", port: 0)
+        let recorded = Mutex<[UInt8]?>(nil)
+        let done = Condition()
+        listener.start { socket in
+            var record: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while record.count < 5 || record.count < 5 + (Int(record[3]) << 8 | Int(record[4])) {
+                let count = buffer.withUnsafeMutableBytes {
+                    recv(socket.fileDescriptor, $0.baseAddress, $0.count, 0)
+                }
+                guard count > 0 else { break }
+                record += buffer[..<count]
+            }
+            socket.shutdown()
+            done.withLock {
+                recorded.withLock { $0 = record }
+                done.broadcast()
+            }
+        }
+        let identity = SignedSetFixtures.devices[4]
+        IOThread.detach {
+            var configuration = TLSConfiguration.client(identity: identity, expecting: identity.peerID)
+            configuration.handshakeTimeout = .seconds(5)
+            if let socket = try? TCPDialer.connect(
+                host: "127.0.0.1", port: listener.port, timeout: .seconds(5))
+            {
+                _ = try? TLSConnection.handshake(over: socket, configuration: configuration)
+            }
+        }
+        let bytes = done.withLock { () -> [UInt8] in
+            while recorded.withLock({ $0 }) == nil { done.wait() }
+            return recorded.withLock { $0! }
+        }
+        listener.close()
+        return bytes
+    }()
+
+    /// A socket to `address` that has sent a whole ClientHello and nothing after.
+    static func stuck(to address: PeerAddress) throws -> TCPSocket {
+        let socket = try RawSocket.connect(to: address)
+        _ = bytes.withUnsafeBytes {
+            send(socket.fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        }
+        return socket
     }
 }
