@@ -50,9 +50,12 @@ func uuid(_ kind: UInt8, _ n: Int) -> String {
 struct BenchZone {
     let library: Library
     let zone: String
-    let participant = peer(0xAB)
+    let participant: PeerID
 
-    init(directory: String) throws {
+    /// `participant` defaults to a made-up device (no key): a bench that signs sets passes
+    /// a real identity's.
+    init(directory: String, participant: PeerID = peer(0xAB)) throws {
+        self.participant = participant
         library = try Library(directory: directory, localPeer: peer(0xCD))
         let store = library.privateStore
         let data = try store.blobs.store(Array("seed".utf8))
