@@ -115,7 +115,12 @@ public final class Library: @unchecked Sendable {
         for store in stores {
             let found = try store.read { db in
                 try db.first(
-                    "SELECT id FROM photos WHERE data_hash = ? AND deleted = 0 ORDER BY created_at, id LIMIT 1",
+                    // The few photos with this data, by the hash index (in time order, the
+                    // planner would walk every live photo to find them).
+                    """
+                    SELECT id FROM photos INDEXED BY photos_by_live_hash
+                    WHERE data_hash = ? AND deleted = 0 ORDER BY created_at, id LIMIT 1
+                    """,
                     hash
                 ) { $0.string(0) }
             }

@@ -2,7 +2,7 @@
 /// wrote: each runs after the later downgrades, before the test's own drops.
 public enum SchemaDowngrade {
     /// Undoes migration 18: stamps one row per field again (with migration 5's view over
-    /// them, as schema 17 had it), and no packed history (entries written since lose their
+    /// them, as schema 17 had it), `photos_by_hash` back, and no packed history (entries written since lose their
     /// changes, which no upgrade test reads).
     public static let toSchema17 = """
         DROP VIEW live_links;
@@ -34,6 +34,7 @@ public enum SchemaDowngrade {
               AND (so.hlc > s.hlc OR (so.hlc = s.hlc
                    AND (SELECT peer_id FROM peers WHERE idx = so.peer) > sp.peer_id)));
         ALTER TABLE history DROP COLUMN changes;
+        CREATE INDEX photos_by_hash ON photos (data_hash);
         PRAGMA user_version = 17;
         """
 }

@@ -262,7 +262,9 @@ enum Migrations {
     /// `stamps_by_zone` entry instead of one of each per field; a field written later moves
     /// its bit to a row of its new stamp. Every field's bit is in at most one row of its
     /// object. `stamps_by_zone` holds the fields too, so a delta reads its stamps off the
-    /// index alone. **History changes packed**: a transaction's changes go into one blob on its
+    /// index alone. And `photos_by_hash` goes: every lookup by hash is of live photos, which
+    /// `photos_by_live_hash (deleted, data_hash)` serves, and each photo written paid for a
+    /// second random insert of its 64-character hash. **History changes packed**: a transaction's changes go into one blob on its
     /// `history` row (`HistoryPacking`) instead of one `history_changes` row each; the rows
     /// earlier versions wrote stay and are still read.
     static let v18 = """
@@ -294,6 +296,7 @@ enum Migrations {
               AND (so.hlc > s.hlc OR (so.hlc = s.hlc
                    AND (SELECT peer_id FROM peers WHERE idx = so.peer) > sp.peer_id)));
         ALTER TABLE history ADD COLUMN changes BLOB;
+        DROP INDEX photos_by_hash;
         """
 
     static let v1 = """
