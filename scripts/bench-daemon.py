@@ -26,6 +26,7 @@ Every wait is bounded; daemons and Syncthing instances are killed and temp dirs 
 every exit path (atexit + SIGTERM/SIGINT handlers).
 """
 import atexit, json, math, os, random, re, resource, selectors, shutil, signal, socket, statistics
+from bench_watch import Watch  # scripts/bench_watch.py, beside this script
 import subprocess, sys, http.client, tempfile, threading, time, urllib.parse, urllib.request
 import xml.etree.ElementTree as ET
 
@@ -160,6 +161,7 @@ class Daemon:
     """One peershared with its own state dir and control socket, READY=1 on our socket."""
 
     def __init__(self, name, state=None):
+        self.name = name
         self.dir = os.path.join(WORK, name)
         os.makedirs(self.dir, exist_ok=True)
         self.state = state or os.path.join(self.dir, "state")
@@ -780,49 +782,6 @@ def percentile(values, p):
     """Nearest rank: with fewer than 100 values, p99 is the maximum."""
     v = sorted(values)
     return v[max(0, math.ceil(p / 100 * len(v)) - 1)]
-
-
-class Watch:
-    """A `watch` stream of history events on a daemon's control socket: when each tag link
-    (photo_tag) of `zone` arrived there."""
-
-    def __init__(self, daemon, zone):
-        self.daemon, self.zone = daemon, zone
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(20)
-        self.sock.connect(daemon.sock)
-        self.sock.sendall(b'{"id": "w", "command": "watch", "args": {"types": ["history"]}}\n')
-        self.buf = b""
-        while b"\n" not in self.buf:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise RuntimeError("watch closed at once")
-            self.buf += chunk
-        line, self.buf = self.buf.split(b"\n", 1)
-        if not json.loads(line).get("ok"):
-            raise RuntimeError(f"watch refused: {line!r}")
-        self.sock.setblocking(False)
-        self.links = {}  # photo_tag ID -> monotonic time its history event was read
-
-    def read(self, now):
-        try:
-            chunk = self.sock.recv(1 << 20)
-        except BlockingIOError:
-            return
-        if not chunk:
-            raise RuntimeError("the watch stream ended")
-        self.buf += chunk
-        *lines, self.buf = self.buf.split(b"\n")
-        for line in lines:
-            event = json.loads(line).get("event") or {}
-            if event.get("type") != "history":
-                continue
-            for change in event["data"].get("changes", []):
-                if change.get("entity") == "photo_tag" and change.get("zone") == self.zone:
-                    self.links.setdefault(change["id"], now)
-
-    def close(self):
-        self.sock.close()
 
 
 def tag_latency(writer, watch, photo, name, timeout=10):

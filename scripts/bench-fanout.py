@@ -43,6 +43,7 @@ this script dies (PR_SET_PDEATHSIG); atexit and SIGTERM/SIGINT/SIGHUP handlers s
 and remove the temp dirs, on every exit path.
 """
 import atexit, ctypes, json, math, os, selectors, shutil, signal, socket, subprocess, sys, tempfile, time
+from bench_watch import Watch  # scripts/bench_watch.py, beside this script
 from concurrent.futures import ThreadPoolExecutor
 
 ARGS = dict(a.split("=", 1) if "=" in a else (a, "1") for a in sys.argv[1:])
@@ -286,45 +287,6 @@ def accept_all(participants, url, share, timeout=180):
     with ThreadPoolExecutor(8) as pool:
         for f in [pool.submit(join, d) for d in participants]:
             f.result()
-
-
-class Watch:
-    """A `watch` stream of history events on one daemon's control socket."""
-
-    def __init__(self, daemon, zone):
-        self.daemon, self.zone = daemon, zone
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(20)
-        self.sock.connect(daemon.sock)
-        self.sock.sendall(b'{"id": "w", "command": "watch", "args": {"types": ["history"]}}\n')
-        self.buf = b""
-        while b"\n" not in self.buf:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise RuntimeError(f"{daemon.name}: watch closed at once")
-            self.buf += chunk
-        line, self.buf = self.buf.split(b"\n", 1)
-        if not json.loads(line).get("ok"):
-            raise RuntimeError(f"{daemon.name}: watch refused: {line!r}")
-        self.sock.setblocking(False)
-        self.links = {}  # photo_tag ID -> monotonic time its history event was read
-
-    def read(self, now):
-        try:
-            chunk = self.sock.recv(1 << 20)
-        except BlockingIOError:
-            return
-        if not chunk:
-            raise RuntimeError(f"{self.daemon.name}: its watch stream ended")
-        self.buf += chunk
-        *lines, self.buf = self.buf.split(b"\n")
-        for line in lines:
-            event = json.loads(line).get("event") or {}
-            if event.get("type") != "history":
-                continue
-            for change in event["data"].get("changes", []):
-                if change.get("entity") == "photo_tag" and change.get("zone") == self.zone:
-                    self.links.setdefault(change["id"], now)
 
 
 def one_round(writer, watches, photo, name, timeout, awaited=None):
