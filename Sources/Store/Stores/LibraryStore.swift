@@ -59,10 +59,9 @@ public final class LibraryStore: @unchecked Sendable {
         self.limits = limits
         self.db = try Database(path: path)
         checkpointer = Checkpointer(path: path)
-        if try Migrations.migrate(db) {
-            // The log holds every page the migrations wrote (a new store: all of them, as
-            // much again as the file): copied back and emptied, so a store opens no larger
-            // than its content.
+        if try Migrations.migrate(db) == .upgraded {
+            // The log holds every page the upgrade wrote (a table rebuilt: as much again as
+            // the file): copied back and emptied, so the store is no larger than its content.
             _ = try db.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) }
         }
         try SchemaCheck.verify(db)
