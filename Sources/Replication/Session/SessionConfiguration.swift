@@ -14,12 +14,14 @@ public struct SessionConfiguration: Sendable {
     public var changeBatchSize = 2_000
     /// Change sets are computed a page at a time, the next once the last one is sent: a page
     /// holds at most this many batches, and none after the values pass `changePageBytes`. So
-    /// the sender's memory follows the page and the window, not the size of the zone.
-    public var changePageBatches = 8
+    /// the sender's memory follows the page and the window, not the size of the zone. (Four
+    /// batches and a 2 MiB window keep an owner serving a 100,000-photo join at 54–60 MiB;
+    /// with eight and 8 MiB it reached 80 MiB, no faster: docs/PERFORMANCE-NOTES.md.)
+    public var changePageBatches = 4
     public var changePageBytes = 2 << 20
     /// Encoded change sets sent but not yet answered, in bytes (one set always goes, even
     /// when larger). Bounds what the receiver must buffer.
-    public var changeWindowBytes = 8 << 20
+    public var changeWindowBytes = 2 << 20
     /// Bytes of signed sets read and sent in one message at most (one set always goes): the
     /// memory a relay of a zone's sets takes on either side.
     public var setsMessageBytes = 1 << 20
