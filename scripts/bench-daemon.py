@@ -26,7 +26,7 @@ Every wait is bounded; daemons and Syncthing instances are killed and temp dirs 
 every exit path (atexit + SIGTERM/SIGINT handlers).
 """
 import atexit, json, math, os, random, re, resource, selectors, shutil, signal, socket, statistics
-from bench_watch import Watch  # scripts/bench_watch.py, beside this script
+from bench_watch import Watch, one_round  # scripts/bench_watch.py, beside this script
 import subprocess, sys, http.client, tempfile, threading, time, urllib.parse, urllib.request
 import xml.etree.ElementTree as ET
 
@@ -787,40 +787,10 @@ def percentile(values, p):
 def tag_latency(writer, watch, photo, name, timeout=10):
     """Seconds from just before `tag.add` is sent to the writer until the tag's link is in
     the watch's history events (the watch is read meanwhile, so no polling)."""
-    sel = selectors.DefaultSelector()
-    sel.register(watch.sock, selectors.EVENT_READ, watch)
-    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    conn.connect(writer.sock)
-    conn.setblocking(False)
-    sel.register(conn, selectors.EVENT_READ, None)
-    request = json.dumps({"id": 1, "command": "tag.add", "args": {"photo": photo, "name": name}}) + "\n"
-    reply, link = b"", None
-    t_send = time.monotonic()
-    conn.sendall(request.encode())
-    deadline = t_send + timeout
-    try:
-        while not (link and link in watch.links):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"tag {name} not seen at the other peer within {timeout} s")
-            for key, _ in sel.select(left):
-                if key.data is not None:
-                    key.data.read(time.monotonic())
-                    continue
-                chunk = conn.recv(65536)
-                if not chunk:
-                    raise RuntimeError("tag.add: connection closed without an answer")
-                reply += chunk
-                if reply.endswith(b"\n"):
-                    resp = json.loads(reply)
-                    if not resp.get("ok"):
-                        raise RuntimeError(f"tag.add: {resp.get('error')}")
-                    link = f"{photo}/{resp['result']['id']}"
-                    sel.unregister(conn)
-    finally:
-        sel.close()
-        conn.close()
-    return watch.links[link] - t_send
+    _, arrivals = one_round(writer, [watch], photo, name, timeout)
+    if arrivals[0] is None:
+        raise TimeoutError(f"tag {name} not seen at the other peer within {timeout} s")
+    return arrivals[0]
 
 
 def latencies(writer, watch, photo, phase, samples, gap):

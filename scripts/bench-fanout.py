@@ -43,7 +43,7 @@ this script dies (PR_SET_PDEATHSIG); atexit and SIGTERM/SIGINT/SIGHUP handlers s
 and remove the temp dirs, on every exit path.
 """
 import atexit, ctypes, json, math, os, selectors, shutil, signal, socket, subprocess, sys, tempfile, time
-from bench_watch import Watch  # scripts/bench_watch.py, beside this script
+from bench_watch import Refused, Watch, one_round  # scripts/bench_watch.py, beside this script
 from concurrent.futures import ThreadPoolExecutor
 
 ARGS = dict(a.split("=", 1) if "=" in a else (a, "1") for a in sys.argv[1:])
@@ -122,12 +122,6 @@ for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
 
 def die_with_parent():
     LIBC.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-
-class Refused(RuntimeError):
-    def __init__(self, command, error):
-        super().__init__(f"{command}: {error}")
-        self.code = (error or {}).get("code")
 
 
 class Daemon:
@@ -287,56 +281,6 @@ def accept_all(participants, url, share, timeout=180):
     with ThreadPoolExecutor(8) as pool:
         for f in [pool.submit(join, d) for d in participants]:
             f.result()
-
-
-def one_round(writer, watches, photo, name, timeout, awaited=None):
-    """Adds tag `name` at the writer; returns (response s, arrival s per watch or None).
-    The round ends when every watch of `awaited` (default: all) has seen it, or at `timeout`;
-    every watch is read meanwhile."""
-    awaited = watches if awaited is None else awaited
-    sel = selectors.DefaultSelector()
-    for w in watches:
-        sel.register(w.sock, selectors.EVENT_READ, w)
-    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    conn.connect(writer.sock)
-    conn.setblocking(False)
-    sel.register(conn, selectors.EVENT_READ, None)
-    request = json.dumps({"id": 1, "command": "tag.add", "args": {"photo": photo, "name": name}}) + "\n"
-    reply, link, responded = b"", None, None
-    t_send = time.monotonic()
-    conn.sendall(request.encode())
-    deadline = t_send + timeout
-    try:
-        while True:
-            if link and all(link in w.links for w in awaited):
-                break
-            left = deadline - time.monotonic()
-            if left <= 0:
-                break
-            for key, _ in sel.select(left):
-                now = time.monotonic()
-                if key.data is not None:
-                    key.data.read(now)
-                    continue
-                chunk = conn.recv(65536)
-                if not chunk:
-                    raise RuntimeError(f"{writer.name}: tag.add: connection closed without an answer")
-                reply += chunk
-                if reply.endswith(b"\n"):
-                    resp = json.loads(reply)
-                    if not resp.get("ok"):
-                        raise Refused(f"{writer.name}: tag.add", resp.get("error"))
-                    responded = now - t_send
-                    link = f"{photo}/{resp['result']['id']}"
-                    sel.unregister(conn)
-                    conn.close()  # an open control connection sending nothing is closed after 10 s
-    finally:
-        sel.close()
-        conn.close()
-    if link is None:
-        raise TimeoutError(f"{writer.name} did not answer tag.add within {timeout} s")
-    arrivals = [w.links[link] - t_send if link in w.links else None for w in watches]
-    return responded, arrivals
 
 
 def percentile(values, p):

@@ -20,45 +20,10 @@ struct ApplyBench {
             hlc += 1
             return Stamp(hlc: hlc, peer: author)
         }
-        var objects: [ObjectChange] = []
-        for t in 0..<100 {
-            let s = stamp()
-            objects.append(
-                ObjectChange(
-                    entity: .tag, id: uuid(1, t),
-                    fields: [
-                        FieldChange(field: TagField.uuid, value: .text(uuid(2, t)), stamp: s),
-                        FieldChange(field: TagField.name, value: .text("tag-\(t)"), stamp: s),
-                    ]))
-        }
+        var objects = (0..<100).map { benchTag($0, stamp()) }
         for p in 0..<photos {
-            let s = stamp()
-            let id = uuid(3, p)
             let hash = String(repeating: String(format: "%02x", p % 256), count: 32)
-            objects.append(
-                ObjectChange(
-                    entity: .photo, id: id,
-                    fields: [
-                        FieldChange(field: PhotoField.name, value: .text("photo \(p).jpg"), stamp: s),
-                        FieldChange(field: PhotoField.uniqueName, value: .text(uuid(4, p)), stamp: s),
-                        FieldChange(field: PhotoField.createdAt, value: .integer(Int64(p)), stamp: s),
-                        FieldChange(field: PhotoField.dataHash, value: .text(hash), stamp: s),
-                        FieldChange(field: PhotoField.dataSize, value: .integer(100_000), stamp: s),
-                    ]))
-            objects.append(
-                ObjectChange(
-                    entity: .rating, id: uuid(5, p),
-                    fields: [
-                        FieldChange(field: RatingField.photo, value: .text(id), stamp: s),
-                        FieldChange(field: RatingField.value, value: .integer(Int64(p % 5 + 1)), stamp: s),
-                    ]))
-            let tag = uuid(1, p % 100)
-            objects.append(
-                ObjectChange(
-                    entity: .link, id: LibraryStore.linkID(photo: id, tag: tag),
-                    fields: [
-                        FieldChange(field: LinkField.linked, value: .integer(1), stamp: s)
-                    ]))
+            objects += benchPhoto(p, hash: hash, tag: p % 100, stamp())
         }
         var batches: [[ObjectChange]] = [[]]
         var count = 0

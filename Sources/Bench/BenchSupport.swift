@@ -46,6 +46,42 @@ func uuid(_ kind: UInt8, _ n: Int) -> String {
     return String(repeating: "0", count: 8 - k.count) + k + "-0000-4000-8000-" + padded
 }
 
+/// Tag `t` of a bench zone, made with stamp `s`.
+func benchTag(_ t: Int, _ s: Stamp) -> ObjectChange {
+    ObjectChange(
+        entity: .tag, id: uuid(1, t),
+        fields: [
+            FieldChange(field: TagField.uuid, value: .text(uuid(2, t)), stamp: s),
+            FieldChange(field: TagField.name, value: .text("tag-\(t)"), stamp: s),
+        ])
+}
+
+/// Photo `p` of a bench zone with data `hash`, a rating and a link to tag `tag`, all made
+/// with stamp `s`.
+func benchPhoto(_ p: Int, hash: String, tag: Int, _ s: Stamp) -> [ObjectChange] {
+    let id = uuid(3, p)
+    return [
+        ObjectChange(
+            entity: .photo, id: id,
+            fields: [
+                FieldChange(field: PhotoField.name, value: .text("photo \(p).jpg"), stamp: s),
+                FieldChange(field: PhotoField.uniqueName, value: .text(uuid(4, p)), stamp: s),
+                FieldChange(field: PhotoField.createdAt, value: .integer(Int64(p)), stamp: s),
+                FieldChange(field: PhotoField.dataHash, value: .text(hash), stamp: s),
+                FieldChange(field: PhotoField.dataSize, value: .integer(100_000), stamp: s),
+            ]),
+        ObjectChange(
+            entity: .rating, id: uuid(5, p),
+            fields: [
+                FieldChange(field: RatingField.photo, value: .text(id), stamp: s),
+                FieldChange(field: RatingField.value, value: .integer(Int64(p % 5 + 1)), stamp: s),
+            ]),
+        ObjectChange(
+            entity: .link, id: LibraryStore.linkID(photo: id, tag: uuid(1, tag)),
+            fields: [FieldChange(field: LinkField.linked, value: .integer(1), stamp: s)]),
+    ]
+}
+
 /// An owner's library with one share in which `participant` may write.
 struct BenchZone {
     let library: Library

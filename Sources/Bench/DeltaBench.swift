@@ -26,41 +26,12 @@ struct DeltaBench {
         }
         for t in 0..<1_000 {
             hlc += 1
-            let s = Stamp(hlc: hlc, peer: author)
-            add(
-                ObjectChange(
-                    entity: .tag, id: uuid(1, t),
-                    fields: [
-                        FieldChange(field: TagField.uuid, value: .text(uuid(2, t)), stamp: s),
-                        FieldChange(field: TagField.name, value: .text("tag-\(t)"), stamp: s),
-                    ]))
+            add(benchTag(t, Stamp(hlc: hlc, peer: author)))
         }
         for p in 0..<photos {
             hlc += 1
             let s = Stamp(hlc: hlc, peer: author)
-            let id = uuid(3, p)
-            add(
-                ObjectChange(
-                    entity: .photo, id: id,
-                    fields: [
-                        FieldChange(field: PhotoField.name, value: .text("IMG_\(p).jpg"), stamp: s),
-                        FieldChange(field: PhotoField.uniqueName, value: .text(uuid(4, p)), stamp: s),
-                        FieldChange(field: PhotoField.createdAt, value: .integer(Int64(p)), stamp: s),
-                        FieldChange(
-                            field: PhotoField.dataHash, value: .text(String(format: "%064x", p)), stamp: s),
-                        FieldChange(field: PhotoField.dataSize, value: .integer(100_000), stamp: s),
-                    ]))
-            add(
-                ObjectChange(
-                    entity: .rating, id: uuid(5, p),
-                    fields: [
-                        FieldChange(field: RatingField.photo, value: .text(id), stamp: s),
-                        FieldChange(field: RatingField.value, value: .integer(Int64(p % 5 + 1)), stamp: s),
-                    ]))
-            add(
-                ObjectChange(
-                    entity: .link, id: LibraryStore.linkID(photo: id, tag: uuid(1, p % 1_000)),
-                    fields: [FieldChange(field: LinkField.linked, value: .integer(1), stamp: s)]))
+            for object in benchPhoto(p, hash: String(format: "%064x", p), tag: p % 1_000, s) { add(object) }
         }
         sets.append(batch)
         for set in try zone.chained(sets, startHLC: hlc) { _ = try store.apply(set, from: author) }

@@ -110,7 +110,10 @@ final class SetRelay: Sendable {
                     failed = true
                     continue
                 }
-                if let certificate = offered[author], try store.setAuthorCertificate(author) == nil {
+                if let certificate = offered.removeValue(forKey: author),
+                    try store.setAuthorCertificate(author) == nil
+                {
+                    // Once per author and message (a message may hold thousands of its sets).
                     try store.rememberSetAuthor(author, certificate: certificate)
                 }
                 guard header.seq == heldSeq + 1, header.prevHash == (held?.hash ?? SignedSetHeader.noPrevious)

@@ -73,9 +73,6 @@ final class HelloGate: Sendable {
         wake.wake()
     }
 
-    /// Sockets waiting now.
-    var count: Int { pending.withLock { $0.count } }
-
     /// Stops the thread and closes every waiting socket.
     func close() {
         guard stop.fire() else { return }

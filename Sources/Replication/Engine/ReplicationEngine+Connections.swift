@@ -65,17 +65,15 @@ extension ReplicationEngine: ConnectionOwner {
             case .admitted(let ticket):
                 state.handshakeSockets[ticket] = socket
                 return (ticket, state.inbound.takeRefusals(), nil)
-            case .evicting(let ticket, let victim):
+            case .evicting(let ticket, .tls(let old)):
                 state.handshakeSockets[ticket] = socket
-                switch victim {
-                case .tls(let old):
-                    return (
-                        ticket, state.inbound.takeRefusals(),
-                        (state.handshakeSockets.removeValue(forKey: old), nil)
-                    )
-                case .awaitingHello(let id):
-                    return (ticket, state.inbound.takeRefusals(), (nil, state.connections[id]))
-                }
+                return (
+                    ticket, state.inbound.takeRefusals(),
+                    (state.handshakeSockets.removeValue(forKey: old), nil)
+                )
+            case .evicting(let ticket, .awaitingHello(let id)):
+                state.handshakeSockets[ticket] = socket
+                return (ticket, state.inbound.takeRefusals(), (nil, state.connections[id]))
             }
         }
         guard let ticket = slot.ticket else {

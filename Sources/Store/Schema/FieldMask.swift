@@ -8,11 +8,6 @@ enum FieldMask {
         return Int64(bitPattern: UInt64(1) << UInt64(code))
     }
 
-    /// The bits of several codes.
-    static func bits(_ codes: some Sequence<UInt8>) -> Int64 {
-        codes.reduce(0) { $0 | bit($1) }
-    }
-
     /// Each code of `mask`, lowest first.
     static func forEach(_ mask: Int64, _ body: (UInt8) throws -> Void) rethrows {
         var rest = UInt64(bitPattern: mask)

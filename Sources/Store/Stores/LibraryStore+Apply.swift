@@ -39,14 +39,13 @@ extension LibraryStore {
                 try zip(sets, signed).map { try apply($0, from: sender, signed: $1, in: tx) }
             }
         }
-        guard case .success(let reports) = together else { return alone() }
-        return zip(sets, reports).map { set, report in
-            Result {
-                var report = report
-                try settle(&report, of: set)
-                return report
-            }
+        guard case .success(var reports) = together else { return alone() }
+        do {
+            try settle(&reports, of: sets)
+        } catch {
+            return sets.map { _ in .failure(error) }
         }
+        return reports.map { .success($0) }
     }
 
     /// The transaction's own stamp only dates its history entry: applied fields keep the
@@ -58,12 +57,27 @@ extension LibraryStore {
     /// What follows an applied set once its transaction committed: peers hear of a clock that
     /// moved alone, data no photo uses goes, and touched tag names are cleaned up.
     private func settle(_ report: inout ApplyReport, of set: ChangeSet) throws {
-        if report.clockOnly { notifyClockMoved(set.zone) }
-        // Data of photos this set deleted (or pointed elsewhere) goes when nothing uses it.
-        for hash in report.releasedData { try collectBlob(hash) }
-        if report.touchedTags {
-            let canWrite = try read { db in try permission(of: localPeer, in: set.zone, db) == .readWrite }
-            if canWrite { report.deduplicated = try deduplicate(zone: set.zone) }
+        var reports = [report]
+        try settle(&reports, of: [set])
+        report = reports[0]
+    }
+
+    /// `settle` for sets applied in one transaction: each zone is told of its clock, and
+    /// cleaned up, once for all of them (the cleanup's count goes to the last set that
+    /// touched tags there).
+    private func settle(_ reports: inout [ApplyReport], of sets: [ChangeSet]) throws {
+        var clockMoved: [String] = []
+        var touched: [String: Int] = [:]
+        for (index, (report, set)) in zip(reports, sets).enumerated() {
+            if report.clockOnly && !clockMoved.contains(set.zone) { clockMoved.append(set.zone) }
+            if report.touchedTags { touched[set.zone] = index }
+        }
+        for zone in clockMoved { notifyClockMoved(zone) }
+        // Data of photos these sets deleted (or pointed elsewhere) goes when nothing uses it.
+        for hash in Set(reports.flatMap(\.releasedData)) { try collectBlob(hash) }
+        for (zone, index) in touched.sorted(by: { $0.value < $1.value }) {
+            let canWrite = try read { db in try permission(of: localPeer, in: zone, db) == .readWrite }
+            if canWrite { reports[index].deduplicated = try deduplicate(zone: zone) }
         }
     }
 
@@ -206,20 +220,9 @@ extension LibraryStore {
             try Self.forgetStamps(entity, object.id, db)
             row = nil
         }
-        // At most one stamp per field: a short list beats a dictionary.
-        var stamps: [(field: UInt8, stamp: Stamp)] = []
-        // An object without a row has no stamps (they go with it): one lookup fewer per new object.
-        if row != nil {
-            try db.forEach(
-                "SELECT fields, peer, hlc FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue),
-                object.id
-            ) { row in
-                if let peer = peer(numbered: row.int64(1), db) {
-                    let stamp = Stamp(hlc: row.uint64(2), peer: peer)
-                    FieldMask.forEach(row.int64(0)) { stamps.append(($0, stamp)) }
-                }
-            }
-        }
+        // At most one stamp per field: a short list beats a dictionary. An object without a
+        // row has no stamps (they go with it): one lookup fewer per new object.
+        let stamps = row == nil ? [] : try fieldStamps(entity, object.id, db)
         let tombstoned = row.map { $0[1] != .integer(0) } ?? false
         // Codes of 64 and more are refused by `validate` at their first appearance.
         var seen: UInt64 = 0
@@ -251,7 +254,7 @@ extension LibraryStore {
             context.observe(field.stamp, clock: clock)
             if tombstoned && field.field != Entity.deletedField {
                 stale += 1
-            } else if let old = stamps.first(where: { $0.field == field.field })?.stamp, field.stamp <= old {
+            } else if let old = stamps.first(where: { $0.code == field.field })?.stamp, field.stamp <= old {
                 stale += 1
             } else {
                 winners.append((field.field, field.value, field.stamp))

@@ -246,18 +246,7 @@ private struct PageBuilder {
 
     /// Every field of `key` whose stamp `since` does not cover.
     private func laterFields(of key: ObjectKey) throws -> [(code: UInt8, stamp: Stamp)] {
-        var fields: [(code: UInt8, stamp: Stamp)] = []
-        try db.forEach(
-            "SELECT fields, peer, hlc FROM stamps WHERE entity = ? AND object = ?", Int(key.entity.rawValue),
-            key.id
-        ) { row in
-            guard let peer = store.peer(numbered: row.int64(1), db), row.uint64(2) > since[peer] else {
-                return
-            }
-            let stamp = Stamp(hlc: row.uint64(2), peer: peer)
-            FieldMask.forEach(row.int64(0)) { fields.append(($0, stamp)) }
-        }
-        return fields
+        try store.fieldStamps(key.entity, key.id, db).filter { $0.stamp.hlc > since[$0.stamp.peer] }
     }
 }
 

@@ -31,15 +31,7 @@ extension LibraryStore {
             row[0] == .text(zone)
         else { return nil }
         var fields: [FieldChange] = []
-        var stamps: [(code: UInt8, stamp: Stamp)] = []
-        try db.forEach(
-            "SELECT fields, peer, hlc FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), id
-        ) { stampRow in
-            guard let peer = peer(numbered: stampRow.int64(1), db) else { return }
-            let stamp = Stamp(hlc: stampRow.uint64(2), peer: peer)
-            FieldMask.forEach(stampRow.int64(0)) { stamps.append(($0, stamp)) }
-        }
-        for (code, stamp) in stamps.sorted(by: { $0.code < $1.code }) {
+        for (code, stamp) in try fieldStamps(entity, id, db).sorted(by: { $0.code < $1.code }) {
             let value: SQLValue?
             if code == Entity.deletedField {
                 value = row[1]

@@ -40,19 +40,12 @@ final class Transaction {
             "SELECT max(hlc) FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), id
         ) { $0.isNull(0) ? nil : $0.uint64(0) }
         guard let highest = highest ?? nil, highest >= stamp.hlc else { return }
-        let wanted = FieldMask.bits(codes)
-        try db.forEach(
-            "SELECT fields, peer, hlc FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), id
-        ) { row in
-            guard row.int64(0) & wanted != 0, let peer = store.peer(numbered: row.int64(1), db) else {
-                return
-            }
-            let existing = Stamp(hlc: row.uint64(2), peer: peer)
-            if existing >= stamp {
-                let ahead =
-                    HybridLogicalClock.physical(of: existing.hlc) - HybridLogicalClock.physical(of: stamp.hlc)
-                throw StoreError.clockBehind(kind: entity.name, id: id, by: peer, aheadMilliseconds: ahead)
-            }
+        for (code, existing) in try store.fieldStamps(entity, id, db)
+        where codes.contains(code) && existing >= stamp {
+            let ahead =
+                HybridLogicalClock.physical(of: existing.hlc) - HybridLogicalClock.physical(of: stamp.hlc)
+            throw StoreError.clockBehind(
+                kind: entity.name, id: id, by: existing.peer, aheadMilliseconds: ahead)
         }
     }
 
