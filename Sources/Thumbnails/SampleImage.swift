@@ -50,6 +50,15 @@ public enum SampleImage {
         return Array(UnsafeRawBufferPointer(start: buffer, count: length))
     }
 
+    /// Decodes the JPEG in `path` at 1/8 scale and nothing more: the least a thumbnail of it
+    /// costs with libjpeg (the benchmark's floor). Returns the mean pixel value.
+    public static func decodeAtEighthScale(_ path: String) throws(ThumbnailError) -> Double {
+        if let failure = VipsRuntime.startFailure { throw .unavailable(reason: failure) }
+        let mean = peershare_vips_jpeg_decode_eighth(path)
+        guard mean >= 0 else { throw failure() }
+        return mean
+    }
+
     /// Width and height of encoded image bytes (read from the header), nil when libvips
     /// cannot decode them.
     public static func dimensions(of bytes: [UInt8]) -> (width: Int, height: Int)? {

@@ -5,8 +5,8 @@ import Glibc
 /// `thumbnail` when the photo was added without one (SPEC §14), so every device and the
 /// gallery show it without fetching the full data.
 ///
-/// libvips shrinks while it decodes where the format allows (a JPEG is decoded at 1/8 scale
-/// straight away), so a 12-megapixel photo costs a few megabytes of memory, not 36. The
+/// libvips shrinks while it decodes where the format allows (a camera's JPEG is decoded at
+/// 1/8 scale straight away), so a 12-megapixel photo costs a few megabytes of memory, not 36. The
 /// result is turned upright by the file's EXIF orientation, never enlarged, and carries no
 /// metadata (no location, camera or colour profile). libvips is thread-safe once started;
 /// the daemon calls it from one worker thread anyway.
@@ -43,11 +43,19 @@ public struct ThumbnailMaker: Sendable {
             throw .notAnImage(path: path, reason: "its content is none of these formats")
         }
         var image: UnsafeMutablePointer<VipsImage>?
-        guard peershare_vips_thumbnail(path, &image, Int32(longestSide)) == 0, let image else {
+        // A plain JPEG (8-bit sRGB or grey, no colour profile: what cameras write) is decoded
+        // at 1/8 where that still covers the preview; the rest goes through vips_thumbnail.
+        var status: Int32 = 1
+        if String(cString: loader).hasPrefix("VipsForeignLoadJpeg") {
+            status = peershare_vips_jpeg_thumbnail(path, &image, Int32(longestSide))
+        }
+        if status == 1 { status = peershare_vips_thumbnail(path, &image, Int32(longestSide)) }
+        guard status == 0, let image else {
             throw .notAnImage(path: path, reason: VipsRuntime.takeError())
         }
         defer { peershare_vips_release(image) }
-        // Pixels are decoded as the JPEG is written: a damaged image fails here.
+        // Pixels are decoded as the JPEG is written (or, for a plain JPEG, before): a damaged
+        // image fails here.
         var buffer: UnsafeMutableRawPointer?
         var length = 0
         guard peershare_vips_jpeg(image, &buffer, &length, Int32(quality)) == 0, let buffer else {

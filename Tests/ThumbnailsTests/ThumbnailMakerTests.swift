@@ -23,6 +23,20 @@ import Thumbnails
         #expect(size == (320, 240))
     }
 
+    @Test func aLargeRotatedJPEGIsDecodedSmallAndTurnedUpright() throws {
+        // Decoded at 1/8 (500×375), resized to 320×240, then turned: shown 240×320.
+        let size = try thumbnailSize(width: 4000, height: 3000, orientation: 6)
+        #expect(size == (240, 320))
+    }
+
+    @Test func aJPEGOfOddSizeFitsTheBoxExactly() throws {
+        // 1/8 of 4001×2999 rounds up to 501×375; the resize still lands on 320 for the long side.
+        let size = try thumbnailSize(width: 4001, height: 2999)
+        #expect(size == (320, 240))
+        let tall = try thumbnailSize(width: 1283, height: 2563)
+        #expect(tall == (160, 320))
+    }
+
     @Test func theEXIFOrientationTurnsTheThumbnailUpright() throws {
         // Stored 400×200, tagged "rotate 90° to show": shown 200×400, so 160×320.
         let size = try thumbnailSize(width: 400, height: 200, orientation: 6)
