@@ -16,6 +16,12 @@ final class SharingPeer: @unchecked Sendable {
     /// Where the daemon's peer listener is bound (`status`'s `listen`), which share URLs carry.
     private(set) var address: String
     private var starts = 1
+    /// What every start passes: the config file and the caller's arguments.
+    private let arguments: [String]
+    /// Whether each start listens on a port of `TestPorts` (not in a network namespace, and
+    /// the caller named no listen address of its own): a restart on the same address then
+    /// finds its port free.
+    private let reservesPorts: Bool
     /// The daemons of the same test, whose logs explain a failure here.
     private var group: [WeakPeer] = []
 
@@ -29,7 +35,11 @@ final class SharingPeer: @unchecked Sendable {
         self.directory = directory
         let arguments =
             try (config.map { ["--config", try directory.write("peershared.conf", $0)] } ?? []) + extra
-        daemon = try DaemonProcess.startReady(in: directory, arguments: arguments, launcher: launcher)
+        self.arguments = arguments
+        reservesPorts = launcher.isEmpty && !extra.contains("--listen")
+        let listen = reservesPorts ? ["--listen", "127.0.0.1:\(try TestPorts.reserve())"] : []
+        daemon = try DaemonProcess.startReady(
+            in: directory, arguments: arguments + listen, launcher: launcher)
         let status = try daemon.json("status")
         guard let id = status["peer_id"]?.stringValue, let person = status["person_id"]?.stringValue,
             let address = status["listen"]?.stringValue
@@ -148,17 +158,13 @@ final class SharingPeer: @unchecked Sendable {
     /// address too with `sameAddress` (as a daemon with a configured port), else on a new port.
     func start(sameAddress: Bool = false) throws {
         starts += 1
-        let label = "peershared-\(starts)"
-        if sameAddress {
-            // The harness's own `--listen 127.0.0.1:0` comes first; the later flag wins.
-            daemon = try DaemonProcess(
-                in: directory, arguments: daemon.arguments + ["--listen", address],
-                stateDirectory: daemon.stateDirectory, socketPath: daemon.socketPath, label: label,
-                launcher: daemon.launcher)
-            try daemon.waitUntilReady()
-        } else {
-            daemon = try daemon.restart(label: label)
-        }
+        // The harness's own `--listen 127.0.0.1:0` comes first; the later flag wins.
+        var listen = sameAddress ? ["--listen", address] : []
+        if !sameAddress && reservesPorts { listen = ["--listen", "127.0.0.1:\(try TestPorts.reserve())"] }
+        daemon = try DaemonProcess(
+            in: directory, arguments: arguments + listen, stateDirectory: daemon.stateDirectory,
+            socketPath: daemon.socketPath, label: "peershared-\(starts)", launcher: daemon.launcher)
+        try daemon.waitUntilReady()
         let status = try daemon.json("status")
         address = status["listen"]?.stringValue ?? address
     }
