@@ -19,4 +19,10 @@ extern int malloc_trim(size_t pad);
 /// is a `pthread_t`, which glibc defines as `unsigned long`. <pthread.h>
 extern int pthread_setname_np(unsigned long thread, const char *name);
 
+/// Starts writing back the dirty pages of a byte range of `fd` without waiting for them
+/// (`flags` SYNC_FILE_RANGE_WRITE, 2): a large photo arriving is written to disk as it comes,
+/// so that making it durable at the end does not find a gigabyte still in memory. Not a
+/// durability guarantee on its own (no metadata, no disk cache flush). <fcntl.h>
+extern int sync_file_range(int fd, long long offset, long long count, unsigned int flags);
+
 #endif

@@ -166,14 +166,16 @@ final class PeerConnection: @unchecked Sendable {
         }
     }
 
-    /// What has arrived (one TLS record), in a buffer of its own that is handed to the worker
-    /// as it is: a bulk transfer fills it, so no copy is made. A short read is copied to an
-    /// exact-size array instead, so queued input never holds mostly empty capacity.
+    /// What has arrived (every TLS record already here, up to `readChunkBytes`), in a buffer
+    /// of its own that is handed to the worker as it is: a bulk transfer fills it, so no copy
+    /// is made, and the worker is woken once per burst rather than once per 16 KB record. A
+    /// short read is copied to an exact-size array instead, so queued input never holds
+    /// mostly empty capacity.
     private func readChunk() throws(TLSError) -> [UInt8] {
         var failure: TLSError?
         let bytes = [UInt8](unsafeUninitializedCapacity: Self.readChunkBytes) { raw, count in
             do throws(TLSError) {
-                count = try tls.read(into: UnsafeMutableRawBufferPointer(raw))
+                count = try tls.readAvailable(into: UnsafeMutableRawBufferPointer(raw))
             } catch {
                 failure = error
                 count = 0
@@ -188,8 +190,8 @@ final class PeerConnection: @unchecked Sendable {
             }
     }
 
-    /// One TLS record's most plaintext: what one read returns at most.
-    static let readChunkBytes = 16 << 10
+    /// What one read takes at most: a photo-data chunk's worth (16 TLS records).
+    static let readChunkBytes = 256 << 10
 
     private func workerLoop() {
         run(session.start(now: .now))

@@ -24,8 +24,13 @@ public final class TLSConnection: @unchecked Sendable {
 
     private let session: SSLSession
     private let timeouts: Mutex<(read: Duration?, write: Duration?)>
-    /// Guards every OpenSSL call on `session`; never held while waiting on the socket.
-    private let state = Mutex<(closed: Bool, broken: Bool)>((false, false))
+    /// Guards every OpenSSL call on `session`, `closed` and `broken`; never held while
+    /// waiting on the socket. A plain mutex: the reader and the writer take it for every
+    /// record, and the priority-inheritance `Mutex` made each hand-over a trip through the
+    /// kernel (a tenth of a bulk receiver's worker thread).
+    private let sessionLock = Lock()
+    private var closed = false
+    private var broken = false
     /// Keeps concurrent `write` calls from interleaving their bytes.
     private let writeOrder = Mutex<Void>(())
 
@@ -130,6 +135,23 @@ public final class TLSConnection: @unchecked Sendable {
         }
     }
 
+    /// Reads up to `buffer.count` bytes like `read(into:)`, then goes on taking whatever has
+    /// already arrived (more TLS records, without waiting) until the buffer is full: a bulk
+    /// transfer comes in a few large reads instead of one per 16 KB record. Returns 0 once
+    /// the other side has closed cleanly; a close or failure after some bytes is reported
+    /// by the next call.
+    public func readAvailable(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) -> Int {
+        var total = try read(into: buffer)
+        guard total > 0, let base = buffer.baseAddress else { return total }
+        while total < buffer.count {
+            let length = Int32(clamping: buffer.count - total)
+            let step = try locked { SSL_read($0, base + total, length) }
+            guard case .done(let count) = step else { break }
+            total += count
+        }
+        return total
+    }
+
     /// Reads up to `maximumCount` bytes; an empty result means the peer closed cleanly.
     public func read(maximumCount: Int) throws(TLSError) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: maximumCount)
@@ -176,27 +198,27 @@ public final class TLSConnection: @unchecked Sendable {
     /// Sends close_notify (when the connection is still healthy) and shuts the socket, which
     /// wakes a reader blocked on another thread; it then gets `TLSError.closed`. Idempotent.
     public func close() {
-        let wasOpen = state.withLock { state -> Bool in
-            if state.closed { return false }
-            state.closed = true
+        let wasOpen = sessionLock.withLock { () -> Bool in
+            if closed { return false }
+            closed = true
             // OpenSSL forbids SSL_shutdown after a fatal error on the connection.
-            if !state.broken { _ = session.step { SSL_shutdown($0) } }
+            if !broken { _ = session.step { SSL_shutdown($0) } }
             return true
         }
         if wasOpen { session.socket.shutdown() }
     }
 
     private func locked(_ call: (OpaquePointer) -> Int32) throws(TLSError) -> SSLSession.Step {
-        try state.withLock { (state) throws(TLSError) -> SSLSession.Step in
-            if state.closed { throw .closed }
+        try sessionLock.withLock { () throws(TLSError) -> SSLSession.Step in
+            if closed { throw .closed }
             let step = session.step(call)
-            if case .failed = step { state.broken = true }
+            if case .failed = step { broken = true }
             return step
         }
     }
 
     private func ioError(_ failure: SSLSession.Failure, operation: String) -> TLSError {
-        if state.withLock({ $0.closed }) { return .closed }
+        if sessionLock.withLock({ closed }) { return .closed }
         if failure.alertFromPeer { return .rejectedByPeer(detail: failure.detail) }
         return .connectionFailed(operation: operation, detail: failure.detail)
     }

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 import Support
 
@@ -24,6 +25,8 @@ public final class PartialBlob: @unchecked Sendable {
     public let expectedSize: Int64
     /// Bytes in the partial file: where the transfer continues.
     public private(set) var size: Int64 = 0
+    /// Where the writing back to disk that `append` starts has reached.
+    private var writtenBack: Int64 = 0
     public let path: String
     private let store: BlobStore
     private var fd: Int32
@@ -93,7 +96,19 @@ public final class PartialBlob: @unchecked Sendable {
         try BlobStore.writeAll(fd, bytes, path)
         hasher.update(bytes)
         size += Int64(bytes.count)
+        if size - writtenBack >= Self.writeBackBytes {
+            // Best effort: the sync at publish makes the data durable whatever happens here.
+            _ = sync_file_range(fd, writtenBack, size - writtenBack, Self.startWriting)
+            writtenBack = size
+        }
     }
+
+    /// Bytes received after which the disk starts writing them, while more arrive: the
+    /// disk works beside the transfer instead of after it, and a large photo never holds
+    /// more than this much unwritten memory of its own.
+    static let writeBackBytes: Int64 = 8 << 20
+    /// SYNC_FILE_RANGE_WRITE: start writing back, do not wait.
+    private static let startWriting: UInt32 = 2
 
     public func append(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try append($0) }
