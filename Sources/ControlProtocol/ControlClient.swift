@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// A connection to `peershared`'s control socket that sends requests and reads answers.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Something that happened in the daemon, as `watch` streams it (or, for a long request
 /// made with `"progress": true`, how far it has got, before its response).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One request line: `{"id": <any>, "command": "name", "args": {...}, "author": "name"}`.
 ///

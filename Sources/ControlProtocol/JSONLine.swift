@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns JSON values into the protocol's lines and back.
 ///

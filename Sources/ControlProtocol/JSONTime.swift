@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How every time appears in the control protocol's JSON: an ISO 8601 UTC string with
 /// milliseconds (`2026-11-29T11:59:37.848Z`), SPEC §9.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where `peershared` keeps its state and control socket when not told otherwise.
 ///
@@ -46,7 +47,9 @@ public struct PeerSharePaths: Sendable {
     /// `$HOME`, else the password database's home directory, else `/`.
     public var home: String {
         if let value = absolute("HOME") { return value }
-        return NSHomeDirectory()
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/" }
+        let path = String(cString: directory)
+        return path.hasPrefix("/") ? path : "/"
     }
 
     /// systemd passes several directories colon-separated; the first is ours.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 // Before anything else, and before any thread exists, so every thread inherits the mask

@@ -23,6 +23,31 @@ import Testing
         #expect(status.st_mode & 0o777 == 0o600)
     }
 
+    /// The daemon's modules import FoundationEssentials, never Foundation: Foundation and
+    /// its ICU would be about 6 MiB of an idle daemon's 32 MiB budget (SPEC §11).
+    @Test func theDaemonLoadsNeitherFoundationNorICU() throws {
+        let directory = try TestDirectory()
+        let daemon = try DaemonProcess.startReady(in: directory)
+        // Read to the end: /proc files say they are empty, and a size-based read stops short.
+        let fd = open("/proc/\(daemon.pid)/maps", O_RDONLY | O_CLOEXEC)
+        #expect(fd >= 0)
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            bytes += chunk.prefix(count)
+        }
+        close(fd)
+        let maps = String(decoding: bytes, as: UTF8.self)
+        #expect(maps.contains("libFoundationEssentials.so"))
+        for library in ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so"] {
+            #expect(!maps.contains("/" + library), "peershared maps \(library)")
+        }
+        daemon.send(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+    }
+
     @Test func sigtermStopsGracefullyRemovesTheSocketAndExitsZero() throws {
         let directory = try TestDirectory()
         let daemon = try DaemonProcess.startReady(in: directory)

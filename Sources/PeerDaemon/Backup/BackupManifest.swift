@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `manifest.json` of a backup: what it holds, so a restore can check it whole before it
 /// writes anything of it into a state directory.
@@ -49,6 +50,6 @@ struct BackupManifest: Codable, Equatable, Sendable {
     }
 
     static func decode(_ bytes: [UInt8]) throws -> BackupManifest {
-        try JSONDecoder().decode(BackupManifest.self, from: Foundation.Data(bytes))
+        try JSONDecoder().decode(BackupManifest.self, from: FoundationEssentials.Data(bytes))
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The `key = value` lines of a config file, with line numbers kept for error messages.
 ///

@@ -1,5 +1,6 @@
 import ControlProtocol
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Builds `DaemonSettings` from defaults, the config file and the command line, in that
 /// order; `reload()` runs the same steps again for SIGHUP.

@@ -1,5 +1,5 @@
 import ControlProtocol
-import Foundation
+import FoundationEssentials
 import Glibc
 import Support
 
@@ -12,7 +12,7 @@ import Support
 enum ControlSocketPath {
     static func prepare(_ path: String, logger: Logger) throws(DaemonError) {
         guard path.utf8.count <= UnixSocket.maxPathBytes else { throw .controlSocketPathTooLong(path) }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FilePaths.parent(of: path)
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -1,5 +1,7 @@
 import ControlProtocol
-import Foundation
+import FoundationEssentials
+import Glibc
+import Support
 
 /// The other places a PeerShare library of this account may be, so a daemon about to start
 /// an empty one can say so instead of silently replacing it with a new identity.
@@ -57,11 +59,7 @@ struct LibraryLocations: Sendable {
             || isDirectory(LibraryStartup.directory(stateDirectory: directory))
     }
 
-    private static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            && isDirectory.boolValue
-    }
+    private static func isDirectory(_ path: String) -> Bool { FilePaths.isDirectory(path) }
 
     /// The path with links resolved, so two names of one directory compare equal.
     private static func canonical(_ path: String) -> String {

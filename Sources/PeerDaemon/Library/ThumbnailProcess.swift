@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Support
 
 /// Makes thumbnails by running `peershare-thumbnailer` (installed beside `peershared`) on a
@@ -27,7 +28,7 @@ struct ThumbnailProcess: Sendable {
     /// The thumbnailer beside this daemon's own executable.
     static func besideDaemon(maxBytes: Int) -> ThumbnailProcess {
         let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        let directory = (own as NSString).deletingLastPathComponent
+        let directory = FilePaths.parent(of: own)
         return ThumbnailProcess(executable: directory + "/" + executableName, maxBytes: maxBytes)
     }
 
@@ -58,7 +59,7 @@ struct ThumbnailProcess: Sendable {
                 : output.tooLarge
                     ? "its thumbnail came out over \(maxBytes) bytes (max_thumbnail_bytes)"
                     : "\(Self.executableName) ended with status \(output.status) on it: "
-                        + output.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+                        + output.stderr.trimmingWhitespace()
             answers.append(.failure(.notAnImage(reason)))
         }
         return Dictionary(uniqueKeysWithValues: zip(files, answers).map { ($0, $1) })

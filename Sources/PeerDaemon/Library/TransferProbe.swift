@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Glibc
+import Support
 
 /// Measures how far a long copy has got, from outside the code doing it, so `photo add`
 /// and `photo export` can report progress while the store copies.
@@ -42,7 +43,7 @@ enum TransferProbe {
     private static func position(fdinfo path: String) -> Int64? {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix("pos:") {
-            return Int64(line.dropFirst(4).trimmingCharacters(in: .whitespaces))
+            return Int64(line.dropFirst(4).trimmingWhitespace())
         }
         return nil
     }

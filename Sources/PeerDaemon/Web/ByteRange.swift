@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Support
 
 /// The one range of a `Range: bytes=…` header the gallery serves (a browser seeking in a
 /// large photo, or resuming it), resolved against the file's size.
@@ -19,7 +21,7 @@ enum ByteRange: Equatable {
             self = .whole
             return
         }
-        let spec = header.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
+        let spec = header.dropFirst("bytes=".count).trimmingWhitespace()
         let sides = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard sides.count == 2 else {
             self = .whole

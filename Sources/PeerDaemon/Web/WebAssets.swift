@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The gallery's page, scripts and styles, compiled into the binary from `Web/Assets/`
 /// (SwiftPM's `embedInCode`): no file on disk to go missing or be swapped, nothing fetched
@@ -19,7 +20,7 @@ enum WebAssets {
     /// The page, with the session's CSRF token where `{{CSRF}}` stands.
     static func index(csrf: String) -> WebResponse {
         let page = String(decoding: PackageResources.index_html, as: UTF8.self)
-            .replacingOccurrences(of: "{{CSRF}}", with: csrf)
+            .replacing("{{CSRF}}", with: csrf)
         return .content(Array(page.utf8), type: "text/html; charset=utf-8")
     }
 

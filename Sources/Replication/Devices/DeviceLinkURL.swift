@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Store
 import Support
 
@@ -22,7 +22,7 @@ public struct DeviceLinkURL: Equatable, Sendable, CustomStringConvertible {
 
     /// Parses a link, saying what is wrong with a malformed one.
     public init(parsing text: String) throws(DeviceLinkError) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace()
         guard trimmed.lowercased().hasPrefix(ShareURL.scheme) else {
             throw .malformed("it does not start with \(ShareURL.scheme)")
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Store
 import Support
 
@@ -18,7 +18,7 @@ public enum DeviceLinking {
     public static func makeLink(
         library: Library, address: PeerAddress, name: String?, validity: Duration, now: UInt64
     ) throws -> (url: DeviceLinkURL, expiresAt: UInt64) {
-        let token = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        let token = SHA256Hasher.hex((0..<16).map { _ in UInt8.random(in: 0...255) })
         let expiresAt =
             now + UInt64(validity.components.seconds) * 1000
             + UInt64(validity.components.attoseconds / 1_000_000_000_000_000)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Store
 import Support
 
@@ -66,7 +66,7 @@ public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
 
     /// Parses a URL, saying precisely what is wrong with a malformed one.
     public init(parsing text: String) throws(ShareURLError) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace()
         guard trimmed.lowercased().hasPrefix(Self.scheme) else { throw .notAShareURL }
         let rest = trimmed.dropFirst(Self.scheme.count)
         guard let slash = rest.firstIndex(of: "/") else { throw .missing("the share ID after HOST:PORT/") }
@@ -91,7 +91,7 @@ public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
         if parts.count == 2 {
             for pair in parts[1].split(separator: separator) {
                 let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let value = kv.count == 2 ? String(kv[1]).removingPercentEncoding ?? String(kv[1]) : ""
+                let value = kv.count == 2 ? PercentEncoding.decode(kv[1]) ?? String(kv[1]) : ""
                 switch kv[0] {
                 case "member": memberTexts.append(value)
                 case "at": addressTexts.append(value)
@@ -162,17 +162,12 @@ public struct ShareURL: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         let address = PeerAddress(host: host, port: port)
         var text = "\(Self.scheme)\(address)/\(zone)/owner=\(owner)/invite=\(token)"
-        if let title, let encoded = title.addingPercentEncoding(withAllowedCharacters: .shellSafe) {
-            text += "/title=\(encoded)"
+        if let title {
+            // Nothing a shell, a URL or the field separators read is left unencoded.
+            text += "/title=\(PercentEncoding.encode(title, keeping: PercentEncoding.isUnreserved))"
         }
         for address in alsoAt { text += "/at=\(address)" }
         for member in members { text += "/member=\(member.peer)@\(member.address)" }
         return text
     }
-}
-
-extension CharacterSet {
-    /// What a title keeps unencoded: nothing a shell, a URL or the field separators read.
-    fileprivate static let shellSafe = CharacterSet(
-        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 }

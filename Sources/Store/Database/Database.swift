@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// One SQLite connection: the only door to the C API.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A value SQLite can store, used both for binding parameters and for reading columns.
 public enum SQLValue: Sendable, Hashable {

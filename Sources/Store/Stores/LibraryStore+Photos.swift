@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Support
 
 /// Photos: add, rename, delete (with the sample's cascades) and read.
 extension LibraryStore {
@@ -221,7 +222,7 @@ extension LibraryStore {
     }
 
     func validateName(_ name: String, what: String) throws {
-        if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        if name.trimmingWhitespace().isEmpty {
             throw StoreError.invalid("a \(what) cannot be empty")
         }
         if name.utf8.count > limits.maxNameBytes {

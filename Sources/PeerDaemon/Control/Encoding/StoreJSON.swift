@@ -1,5 +1,6 @@
 import ControlProtocol
-import Foundation
+import FoundationEssentials
+import Glibc
 import Store
 
 /// The JSON shapes of the store's values, as SPEC §9 fixes their keys (snake_case), shared

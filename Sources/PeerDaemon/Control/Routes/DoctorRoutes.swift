@@ -1,5 +1,6 @@
 import ControlProtocol
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `doctor`: what may keep this daemon from working with its members, each finding with the
 /// fix (SPEC §15).
