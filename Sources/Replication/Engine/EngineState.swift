@@ -33,6 +33,10 @@ struct EngineState: Sendable {
     /// Zones whose share or participant records were committed since the loop last issued
     /// membership operations.
     var membershipTouched: Set<String> = []
+    /// Zones with signed sets of this side's own commits that its peers have not been told
+    /// of yet (`ReplicationConfiguration.ownSetsDelay`), and when the loop tells them.
+    var heldOwnSets: Set<String> = []
+    var heldOwnSetsDue: ContinuousClock.Instant?
     /// Changes made here that a peer refused (and that were undone), not reported yet.
     var refusedChanges: [RefusedChange] = []
     static let maxRefusedChanges = 1_000

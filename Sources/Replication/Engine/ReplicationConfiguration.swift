@@ -8,6 +8,15 @@ public struct ReplicationConfiguration: Sendable {
     public var session = SessionConfiguration()
     /// How often connections check keepalive and retries, and the dialer its schedule.
     public var tickInterval: Duration = .seconds(1)
+    /// How long this side's own signed sets wait before they are offered to its peers, when
+    /// the zone's owner is this side or connected to it. The changes themselves went at
+    /// commit, as change sets; the sets only serve members relaying while the owner is away,
+    /// which none does then. Held, the sets of a burst of commits travel together (each
+    /// receiver keeps them in one transaction, with one signature check per author's run),
+    /// and after the changes instead of beside them: with fifty receivers on two cores,
+    /// keeping the last change's set made the next change wait (SPEC §11's fan-out). With
+    /// the owner away they go at once: they are then how the change spreads.
+    public var ownSetsDelay: Duration = .milliseconds(100)
     /// First delay before redialing a peer after a failure; doubles up to `reconnectMax`.
     public var reconnectBase: Duration = .seconds(1)
     public var reconnectMax: Duration = .seconds(60)

@@ -18,7 +18,8 @@ extension ReplicationEngine {
         // Shares made before the log get theirs now; the others catch up on what changed.
         issueMembership(zones: nil)
         while true {
-            let wait = min(nextTick, nextRefresh, nextAddressCheck, nextDialDue() ?? nextTick) - .now
+            let held = state.withLock { $0.heldOwnSetsDue } ?? nextTick
+            let wait = min(nextTick, nextRefresh, nextAddressCheck, nextDialDue() ?? nextTick, held) - .now
             loopCondition.withLock {
                 if !state.withLock({ $0.loopWake }) && wait > .zero { loopCondition.wait(timeout: wait) }
                 state.withLock { $0.loopWake = false }
@@ -37,6 +38,7 @@ extension ReplicationEngine {
                 nextRefresh = now + configuration.membershipRefreshInterval
             }
             if !touched.isEmpty { issueMembership(zones: touched) }
+            offerHeldOwnSets(dueBy: now)
             if now >= nextAddressCheck {
                 refreshOwnRecord()
                 nextAddressCheck = now + configuration.addressCheckInterval
@@ -174,17 +176,52 @@ extension ReplicationEngine {
             }
             return Array(state.connections.values)
         }
-        // This side's own commit: its new signed sets go to every connection at once.
+        // This side's own commit: its new signed sets go to every connection, at once while
+        // the owner is away, else a moment later (`ownSetsDelay`).
         let own = !entry.author.hasPrefix("sync:")
         if !own && !relays { return finishCommitted(membershipTouched) }
+        let held = own ? holdOwnSets(of: zones) : []
         for connection in connections where entry.author != connection.syncAuthor {
             let replicated = connection.status.withLock { $0.zones }
             for zone in zones.intersection(replicated).sorted() {
                 connection.post(.localCommit(zone: zone))
-                if own { connection.post(.setsChanged(zone: zone)) }
+                if own && !held.contains(zone) { connection.post(.setsChanged(zone: zone)) }
             }
         }
         finishCommitted(membershipTouched)
+    }
+
+    /// Of `zones`, those whose owner is this side or connected to it, which the loop offers
+    /// the peers after `ownSetsDelay` (the others' sets go at once).
+    private func holdOwnSets(of zones: Set<String>) -> Set<String> {
+        guard configuration.ownSetsDelay > .zero else { return [] }
+        let held = zones.filter(ownerConnected(zone:))
+        guard !held.isEmpty else { return [] }
+        let wake = state.withLock { state -> Bool in
+            state.heldOwnSets.formUnion(held)
+            guard state.heldOwnSetsDue == nil else { return false }
+            state.heldOwnSetsDue = .now + configuration.ownSetsDelay
+            return true
+        }
+        if wake { wakeLoop() }
+        return held
+    }
+
+    /// Tells every connection replicating a zone with held own sets that it has new sets,
+    /// once they are due (`now` nil: whenever they are due; `sync` does not wait).
+    func offerHeldOwnSets(dueBy now: ContinuousClock.Instant?) {
+        let (zones, connections) = state.withLock { state -> (Set<String>, [PeerConnection]) in
+            guard let due = state.heldOwnSetsDue, now.map({ due <= $0 }) ?? true else { return ([], []) }
+            defer {
+                state.heldOwnSets = []
+                state.heldOwnSetsDue = nil
+            }
+            return (state.heldOwnSets, Array(state.connections.values))
+        }
+        for connection in connections {
+            let replicated = connection.status.withLock { $0.zones }
+            for zone in zones.intersection(replicated).sorted() { connection.post(.setsChanged(zone: zone)) }
+        }
     }
 
     private func finishCommitted(_ membershipTouched: Bool) {

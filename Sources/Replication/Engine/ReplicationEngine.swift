@@ -204,11 +204,14 @@ public final class ReplicationEngine: @unchecked Sendable {
 
     /// Syncs now: re-reads membership, redials unreachable peers without waiting for their
     /// backoff, runs anti-entropy again on every open connection, and tells owners about
-    /// shares left and checks memberships at once. Starts a new sync round: a peer that could
+    /// shares left and checks memberships at once; this side's own signed sets held back
+    /// (`ownSetsDelay`) go now. Starts a new sync round: a peer that could
     /// not be reached before is waited for until a dial made now fails too. Blocks on the
     /// stores briefly.
     public func syncNow() {
         applyMembership()
+        // This side's own sets held back go first: `sync --wait` then waits for them too.
+        offerHeldOwnSets(dueBy: nil)
         let connections = state.withLock { state -> [PeerConnection] in
             state.syncRound += 1
             for key in state.records.keys { state.records[key]!.nextDial = nil }
