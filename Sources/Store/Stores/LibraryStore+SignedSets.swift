@@ -138,16 +138,29 @@ extension LibraryStore {
             guard try db.first("SELECT 1 FROM zones WHERE id = ?", zone, map: { _ in true }) != nil else {
                 throw SyncError.unknownZone(zone)
             }
-            for row in rows { try storeSignedSet(row, zone: zone, db) }
+            // Each author's top is raised once, to its highest set here, not once per set (a
+            // joiner keeps a set per photo of the zone, thousands per message).
+            var highest: [PeerID: SignedSetRow] = [:]
+            for row in rows {
+                try insertSignedSet(row, zone: zone, db)
+                if row.seq > highest[row.author]?.seq ?? 0 { highest[row.author] = row }
+            }
+            for (author, row) in highest {
+                try raiseTop(zone: zone, author: author, seq: row.seq, hash: row.hash, db)
+            }
         }
     }
 
     /// Stores a set received from a peer, in the transaction applying it.
     func storeSignedSet(_ row: SignedSetRow, zone: String, _ db: Database) throws {
+        try insertSignedSet(row, zone: zone, db)
+        try raiseTop(zone: zone, author: row.author, seq: row.seq, hash: row.hash, db)
+    }
+
+    private func insertSignedSet(_ row: SignedSetRow, zone: String, _ db: Database) throws {
         try db.run(
             "INSERT OR IGNORE INTO signed_sets (zone, author, seq, hash, hlc, bytes) VALUES (?, ?, ?, ?, ?, ?)",
             zone, row.author.bytes, Int64(row.seq), row.hash, Int64(row.hlc), row.bytes)
-        try raiseTop(zone: zone, author: row.author, seq: row.seq, hash: row.hash, db)
     }
 
     /// Keeps `signed_set_tops` at each author's last set.
