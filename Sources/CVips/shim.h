@@ -4,6 +4,17 @@
    operations take their options as NULL-terminated variadic lists, which Swift cannot
    call: each call the project makes is wrapped here with its options fixed. */
 #include <vips/vips.h>
+#include <gmodule.h>
+
+/* Loads one libvips plugin module (a `vips-modules-X.Y/NAME.so` file) for good, as vips_init
+   loads every module of that directory; 0 once its operations are registered, -1 if it
+   could not be opened. */
+static inline int peershare_vips_load_module(const char *path) {
+    GModule *module = g_module_open(path, G_MODULE_BIND_LAZY);
+    if (!module) return -1;
+    g_module_make_resident(module);
+    return 0;
+}
 
 /* Starts libvips once per process (`VIPS_INIT` is a macro). */
 static inline int peershare_vips_init(void) { return VIPS_INIT("peershare"); }

@@ -1,3 +1,4 @@
+import Glibc
 import TestSupport
 import Testing
 import Thumbnails
@@ -47,6 +48,27 @@ import Thumbnails
     func otherFormatsShrinkToo(format: SampleImage.Format) throws {
         let size = try thumbnailSize(width: 640, height: 1280, format: format)
         #expect(size == (160, 320))
+    }
+
+    /// libvips would load every plugin module at start; only HEIF's is (the formats of SPEC
+    /// §14), so ImageMagick, poppler, OpenSlide and JPEG XL are never in the process.
+    @Test func onlyTheHEIFPluginModuleIsLoaded() throws {
+        _ = try ThumbnailMaker()
+        let fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
+        #expect(fd >= 0)
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            bytes += chunk.prefix(count)
+        }
+        close(fd)
+        let maps = String(decoding: bytes, as: UTF8.self)
+        #expect(maps.contains("/vips-heif.so"))
+        for module in ["vips-magick.so", "vips-poppler.so", "vips-openslide.so", "vips-jxl.so"] {
+            #expect(!maps.contains("/" + module), "\(module) is loaded")
+        }
     }
 
     @Test func aSmallImageIsNotEnlarged() throws {
