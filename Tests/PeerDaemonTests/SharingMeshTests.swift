@@ -189,7 +189,13 @@ extension SharingPeer {
         #expect(direct["connected"] == false)
         let history = try third.json("history").arrayValue ?? []
         #expect(history.contains { $0["author"]?.stringValue == "sync:\(first.id)" })
-        #expect(!third.log.contains("refused"), "\(third.log)")
+        // No relayed set or change refused (a dial to the stopped owner may be: "Connection
+        // refused" is not what this is about).
+        let refusals = third.log.split(separator: "\n").filter {
+            $0.contains("refused set ") || $0.contains("refused a signed set")
+                || $0.contains("did not take from set")
+        }
+        #expect(refusals.isEmpty, "\(third.log)")
         for peer in participants {
             try waitUntil("\(peer.name) to get the tag") {
                 try peer.sees(share: share)["beach.jpg"] == ["relayed", "summer"]
