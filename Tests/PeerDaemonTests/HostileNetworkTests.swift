@@ -156,6 +156,12 @@ import Testing
         // Two guests that never ask anything hold both slots.
         let attacker = try Attacker()
         var held = try (0..<2).map { _ in try attacker.connect(to: alice, guest: true) }
+        // Alice sends her hello first, so the hellos are exchanged before she admits the
+        // guests: carol must come once both hold their slot.
+        let admitted = "a peer connected to join or leave a share peer=\(attacker.identity.peerID.short)"
+        try waitUntil("alice to admit both guests:\n\(alice.log)") {
+            alice.log.components(separatedBy: admitted).count - 1 >= 2
+        }
         #expect(
             try carol.refusal("accept", url)
                 == ControlError(
