@@ -13,7 +13,7 @@ import Testing
     static func photoWithSmallerTag(
         _ owner: TestLibrary, name: String, than uuid: String
     ) throws -> (photo: String, tag: TagRef) {
-        for round in 0..<64 {
+        for round in 0..<256 {
             let photo = try owner.addPhoto("q\(round).jpg", bytes: [UInt8(round), 7], tags: [name])
             let tags = try #require(try owner.priv.photo(photo)).tags
             let tag = try #require(tags.first { $0.name == name })
@@ -36,10 +36,17 @@ import Testing
     }
 
     @Test func aParticipantsUntagSurvivesTheOwnersConcurrentMergeOfThatTag() throws {
-        let pair = try SharedPair()
-        let reader = try pair.addParticipant(permission: .readOnly)
+        // The owner must then find a "cat" whose random UUID sorts before W's, by trying: a W
+        // near the start of the order (below "2", one in eight) is made again in a fresh pair,
+        // so that 256 tries cannot all miss (at most 7/8 each).
+        var setup: (pair: SharedPair, reader: TestLibrary, w: TagRef)
+        repeat {
+            let pair = try SharedPair()
+            let reader = try pair.addParticipant(permission: .readOnly)
+            setup = (pair, reader, try pair.participant.shared.tag(photo: pair.photo, name: "cat"))
+        } while setup.w.uuid < "2"
+        let (pair, reader, w) = setup
         let (owner, participant, zone, p1) = (pair.owner.priv, pair.participant.shared, pair.zone, pair.photo)
-        let w = try participant.tag(photo: p1, name: "cat")
         try sync(zone, from: participant, to: owner)
         try sync(zone, from: owner, to: reader.shared)
         #expect(try Self.tagNames(owner, p1) == ["cat", "summer"])
