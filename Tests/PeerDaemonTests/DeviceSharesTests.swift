@@ -100,7 +100,8 @@ extension DeviceSharesTests {
                 let shares = (try? peer.json("share", "list").arrayValue ?? []) ?? []
                 let views = shares.compactMap { $0["share"]?.stringValue }.map { share in
                     "\(share.prefix(8)): \((try? peer.sees(share: share)) ?? [:]), participants "
-                        + "\((try? peer.share(share)["participants"]).map { "\($0)" } ?? "?")"
+                        + "\((try? peer.share(share)["participants"]).map { "\($0)" } ?? "?"), membership "
+                        + "\((try? peer.share(share)["membership"]).map { "\($0)" } ?? "?")"
                 }
                 return "--- \(peer.name) sees \(views)\n--- \(peer.name)'s log:\n\(peer.log)"
             }.joined(separator: "\n")
