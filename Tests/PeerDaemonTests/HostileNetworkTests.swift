@@ -176,6 +176,37 @@ import Testing
         try carol.stop()
     }
 
+    /// A guest whose join request comes in the same write as its hello, with every guest
+    /// slot taken, is closed as busy and its request is not served: no answer, and alice
+    /// records nothing of it (it was served before the close when both arrived in one read).
+    @Test func aRefusedGuestsJoinRequestSentWithItsHelloIsNotServed() throws {
+        let alice = try SharingPeer("alice", config: "max_guest_connections = 1\nhandshake_timeout = 60s\n")
+        alice.join([alice])
+        let photo = try alice.addPhoto("beach.jpg", bytes: randomBytes(1000))
+        let created = try alice.json("share", "create", photo, "--public", "read-only")
+        let url = try ShareURL(parsing: try #require(created["url"]?.stringValue))
+        let holder = try Attacker()
+        let held = try holder.connect(to: alice, guest: true)
+        let admitted = "a peer connected to join or leave a share peer=\(holder.identity.peerID.short)"
+        try waitUntil("alice to admit the first guest:\n\(alice.log)") { alice.log.contains(admitted) }
+
+        let joiner = try Attacker()
+        let stream = try joiner.tls(to: alice)
+        try stream.send([
+            Hello(peerID: joiner.identity.peerID, capabilities: .joining).frame(),
+            JoinRequest(zone: url.zone, token: url.token).frame,
+        ])
+        let frames = Attacker.drain(stream)
+        let closes = frames.filter { $0.type == .error }.compactMap { try? ErrorMessage(frame: $0) }
+        #expect(closes.map(\.code) == [.busy], "\(frames.map(\.type))")
+        #expect(!frames.contains { $0.type == .joinResponse }, "\(frames.map(\.type))")
+        let participants = try alice.share(url.zone)["participants"]?.arrayValue ?? []
+        #expect(!participants.contains { $0["peer_id"]?.stringValue == joiner.id }, "\(participants)")
+        #expect(!alice.log.contains("stored a participant's membership operation"), "\(alice.log)")
+        held.connection.close()
+        try alice.stop()
+    }
+
     /// Mallory, invited read-only into alice's share, joins by its URL and opens a replication
     /// connection on which the zone's clocks have been exchanged.
     private static func malloryReplicating(

@@ -49,6 +49,11 @@ final class PeerConnection: @unchecked Sendable {
     private var session: SyncSession
     private let effects: StoreEffects
     private var closeReason: SessionCloseReason?
+    /// The engine refused the connection at its hello (busy, a duplicate, not a member): it
+    /// is closing, and nothing more the peer sent is served. A request that came in the same
+    /// read as the hello (a join, say) would otherwise be carried out with it, before the
+    /// close: a refused guest's join was taken with every guest slot full.
+    private var refused = false
 
     let status: Mutex<ConnectionStatus>
     let bytesIn = Atomic<Int>(0)
@@ -254,8 +259,11 @@ final class PeerConnection: @unchecked Sendable {
                 purpose = agreement.purpose
                 isGuest = agreement.purpose == .join || agreement.purpose == .link
                 if let (code, reason) = owner?.connectionEstablished(self) {
+                    refused = true
                     results.append(.closeRequested(code, reason))
                 }
+            case .sharing where refused, .notify where refused:
+                continue
             case .sharing(let frame):
                 let replies = owner?.connection(self, sharing: frame) ?? []
                 if !replies.isEmpty, let failure = write(replies) {
@@ -268,6 +276,7 @@ final class PeerConnection: @unchecked Sendable {
             case .close(let reason):
                 closeReason = reason
             default:
+                guard !refused else { continue }
                 results.append(contentsOf: effects.perform(action) ?? [])
             }
         }
