@@ -103,11 +103,14 @@ extension LibraryStore {
     /// Refuses a new object that lacks a field every object of its kind has (a tombstone
     /// alone is fine: the object was created and deleted before the receiver saw it).
     func checkComplete(_ object: ObjectChange) throws {
-        let present = Set(object.fields.map(\.field))
-        if present == [Entity.deletedField] { return }
-        let missing = object.entity.requiredFields.subtracting(present)
-        guard missing.isEmpty else {
-            let names = missing.sorted().compactMap { object.entity.column(for: $0) }.joined(separator: ", ")
+        // Codes of 64 and more were refused by `validate` before.
+        let present = Entity.mask(object.fields.lazy.map(\.field))
+        if present == 1 << UInt64(Entity.deletedField) { return }
+        let missing = object.entity.requiredFields & ~present
+        guard missing == 0 else {
+            let names = (0..<64).filter { missing & (1 << UInt64($0)) != 0 }.compactMap {
+                object.entity.column(for: UInt8($0))
+            }.joined(separator: ", ")
             throw ChangeRefusal("a new \(object.entity.name) lacks \(names)")
         }
     }

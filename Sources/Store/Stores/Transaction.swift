@@ -12,10 +12,10 @@ final class Transaction {
     let author: HistoryAuthor
     /// The stamp of this transaction's own (local) changes.
     let stamp: Stamp
+    /// Every change recorded, in order, an object's repeats included: they are merged once,
+    /// when the transaction finishes (`mergedChanges`), instead of being looked up at every
+    /// write (an apply writes thousands of objects, nearly all of them once).
     private var changes: [HistoryChange] = []
-    private var changeIndex: [ObjectKey: Int] = [:]
-    /// Whether `changes` holds entries appended in bulk that `changeIndex` lacks.
-    private var changeIndexIsStale = false
     private var localZones: Set<String> = []
     private var touchedTagNames: [String: Set<String>] = [:]
 
@@ -173,46 +173,43 @@ final class Transaction {
 
     /// Records a change for history (writes do it themselves; purges call it directly).
     func record(_ entity: Entity, _ id: String, zone: String, _ type: ChangeType) {
-        indexPendingChanges()
-        let key = ObjectKey(entity: entity, id: id)
-        if let i = changeIndex[key] {
-            let old = changes[i]
-            let merged: ChangeType = type == .delete ? .delete : old.type
-            changes[i] = HistoryChange(entity: old.entity, id: id, zone: zone, type: merged)
-        } else {
-            changeIndex[key] = changes.count
-            changes.append(HistoryChange(entity: entity.name, id: id, zone: zone, type: type))
-        }
+        changes.append(HistoryChange(entity: entity.name, id: id, zone: zone, type: type))
     }
 
-    /// Records changes of distinct objects written in bulk SQL. When the transaction has
-    /// recorded no object of this entity yet, they cannot merge with earlier changes and are
-    /// appended as they are; the index is rebuilt only if another change is recorded after
-    /// them (deduplication records 100,000 objects this way).
+    /// Records changes of objects written in bulk SQL (deduplication records 100,000 this way).
     func record(_ entity: Entity, _ objects: [(id: String, type: ChangeType)], zone: String) {
         let name = entity.name
-        guard !changes.contains(where: { $0.entity == name }) else {
-            for object in objects { record(entity, object.id, zone: zone, object.type) }
-            return
-        }
         changes.reserveCapacity(changes.count + objects.count)
         for object in objects {
             changes.append(HistoryChange(entity: name, id: object.id, zone: zone, type: object.type))
         }
-        changeIndexIsStale = !objects.isEmpty || changeIndexIsStale
     }
 
-    /// Rebuilds the index of recorded changes after bulk `record` calls, so a later change of
-    /// the same object merges with them.
-    private func indexPendingChanges() {
-        guard changeIndexIsStale else { return }
-        changeIndexIsStale = false
-        let entities = Dictionary(uniqueKeysWithValues: Entity.allCases.map { ($0.name, $0) })
-        for (i, change) in changes.enumerated() {
-            if let entity = entities[change.entity] {
-                changeIndex[ObjectKey(entity: entity, id: change.id)] = i
+    /// The recorded changes with one entry per object, where it was first recorded: the zone
+    /// it was last written in, and a delete if any of its changes was one, else the type of
+    /// its first change (an object inserted and then updated was inserted).
+    private func mergedChanges() -> [HistoryChange] {
+        struct Key: Hashable {
+            let entity: String
+            let id: String
+        }
+        var first: [Key: Int] = [:]
+        first.reserveCapacity(changes.count)
+        var merged: [HistoryChange] = []
+        merged.reserveCapacity(changes.count)
+        for change in changes {
+            let key = Key(entity: change.entity, id: change.id)
+            if let i = first[key] {
+                let old = merged[i]
+                merged[i] = HistoryChange(
+                    entity: old.entity, id: old.id, zone: change.zone,
+                    type: change.type == .delete ? .delete : old.type)
+            } else {
+                first[key] = merged.count
+                merged.append(change)
             }
         }
+        return merged
     }
 
     /// Notes a local change written in bulk SQL, so the zone's clock moves to this stamp.
@@ -234,7 +231,8 @@ final class Transaction {
     /// Whether anything was written to history so far.
     var hasChanges: Bool { !changes.isEmpty }
 
-    /// Objects recorded for history so far.
+    /// Changes recorded for history so far (an object written twice counts twice): it grows
+    /// exactly when something is recorded.
     var changeCount: Int { changes.count }
 
     /// Settles derived state and history; returns the history entry if anything changed.
@@ -256,6 +254,7 @@ final class Transaction {
                 """, zone, selfIndex, stamp.hlc)
         }
         guard !changes.isEmpty else { return nil }
+        let changes = mergedChanges()
         let timestamp = Int64(HybridLogicalClock.physical(of: stamp.hlc))
         try db.run(
             "INSERT INTO history (author, timestamp, changes) VALUES (?, ?, ?)", author.description,
