@@ -53,6 +53,11 @@ import Testing
         #expect(throws: WireError.truncated(field: "blob", needed: 5, remaining: 2)) {
             try short.readLengthPrefixed("blob", maximum: 100)
         }
+        var noLength = BinaryReader([0, 0, 5])
+        #expect(throws: WireError.truncated(field: "name length", needed: 4, remaining: 3)) {
+            try noLength.readString("name", maximumBytes: 64)
+        }
+        #expect(noLength.offset == 0)
     }
 
     @Test func invalidValuesAreRefused() {

@@ -86,14 +86,19 @@ public struct BinaryReader: Sendable {
     public mutating func readLengthPrefixedSlice(_ field: String, maximum: Int) throws(WireError)
         -> ArraySlice<UInt8>
     {
-        let length = Int(try readUInt32(field + " length"))
+        // The length's own name is spelled out only for the error: this runs for every string
+        // of every change received.
+        guard remaining >= 4 else {
+            throw .truncated(field: field + " length", needed: 4, remaining: remaining)
+        }
+        let length = Int(try readUInt32(field))
         guard length <= maximum else { throw .fieldTooLarge(field: field, length: length, maximum: maximum) }
         return try readSlice(length, field)
     }
 
     /// A length-prefixed UTF-8 string of at most `maximumBytes` bytes.
     public mutating func readString(_ field: String, maximumBytes: Int) throws(WireError) -> String {
-        let raw = try readLengthPrefixed(field, maximum: maximumBytes)
+        let raw = try readLengthPrefixedSlice(field, maximum: maximumBytes)
         guard let text = String(validating: raw, as: UTF8.self) else {
             throw .invalidValue(field: field, reason: "not valid UTF-8")
         }

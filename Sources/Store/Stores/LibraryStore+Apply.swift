@@ -95,19 +95,20 @@ extension LibraryStore {
             throw SyncError.notReady(zone: set.zone, have: current, need: set.since)
         }
         if let signed { try storeSignedSet(signed, zone: set.zone, db) }
-        let ordered = set.objects.enumerated().sorted {
-            ($0.element.entity, $0.offset) < ($1.element.entity, $1.offset)
-        }.map(\.element)
+        let ordered = Self.byEntity(set.objects)
         let context = ApplyContext(
             zone: set.zone, owner: side, sender: sender, sibling: isSibling(sender),
             aheadLimit: limits.aheadLimit(wall: clock.wall()))
-        for object in ordered {
+        for index in ordered {
+            let object = set.objects[index]
             do {
                 let own = deliverable(object, context)
                 let (winners, stale, existing) = try merge(own, context, db)
                 report.stale += stale + object.fields.count - own.fields.count
                 report.applied += winners.count
-                if object.entity == .photo, let hash = try releasedData(object.id, by: winners, db) {
+                if object.entity == .photo, existing != nil,
+                    let hash = try releasedData(object.id, by: winners, db)
+                {
                     report.releasedData.insert(hash)
                 }
                 try tx.write(object.entity, object.id, zone: set.zone, winners, existing: existing)
@@ -164,6 +165,22 @@ extension LibraryStore {
         report.clockOnly =
             tx.changeCount == changesBefore && vouched.entries.contains(where: { $0.value > current[$0.key] })
         return report
+    }
+
+    /// The positions of `objects` by entity, in the order of `Entity` (shares and participants
+    /// first, links last), and in their own order within one entity: a stable counting sort,
+    /// as comparing and moving the objects themselves was a twentieth of an apply.
+    static func byEntity(_ objects: [ObjectChange]) -> [Int] {
+        var counts = [Int](repeating: 0, count: Entity.allCases.count + 2)
+        for object in objects { counts[Int(object.entity.rawValue) + 1] += 1 }
+        for i in 1..<counts.count { counts[i] += counts[i - 1] }
+        var order = [Int](repeating: 0, count: objects.count)
+        for (index, object) in objects.enumerated() {
+            let slot = Int(object.entity.rawValue)
+            order[counts[slot]] = index
+            counts[slot] += 1
+        }
+        return order
     }
 
     /// The data hash a photo refers to before `winners` are written, when they delete the
