@@ -13,7 +13,7 @@ extension LibraryStore {
         -> ApplyReport
     {
         var report = try write(author: .sync(sender), stamp: Self.applyStamp(localPeer)) { tx in
-            try apply(set, from: sender, signed: signed, in: tx)
+            try apply(set, from: sender, signed: signed, in: tx, known: ZoneObjects())
         }
         try settle(&report, of: set)
         return report
@@ -36,7 +36,12 @@ extension LibraryStore {
         guard sets.count > 1 else { return alone() }
         let together = Result {
             try write(author: .sync(sender), stamp: Self.applyStamp(localPeer)) { tx in
-                try zip(sets, signed).map { try apply($0, from: sender, signed: $1, in: tx) }
+                // What one set found in its zone holds for the next: a joiner's links name
+                // tags that came in an earlier set.
+                let known = ZoneObjects()
+                return try zip(sets, signed).map {
+                    try apply($0, from: sender, signed: $1, in: tx, known: known)
+                }
             }
         }
         guard case .success(var reports) = together else { return alone() }
@@ -82,9 +87,9 @@ extension LibraryStore {
     }
 
     /// Applies one set inside `tx`.
-    private func apply(_ set: ChangeSet, from sender: PeerID, signed: SignedSetRow?, in tx: Transaction)
-        throws
-        -> ApplyReport
+    private func apply(
+        _ set: ChangeSet, from sender: PeerID, signed: SignedSetRow?, in tx: Transaction, known: ZoneObjects
+    ) throws -> ApplyReport
     {
         var report = ApplyReport()
         let changesBefore = tx.changeCount
@@ -98,7 +103,7 @@ extension LibraryStore {
         let ordered = Self.byEntity(set.objects)
         let context = ApplyContext(
             zone: set.zone, owner: side, sender: sender, sibling: isSibling(sender),
-            aheadLimit: limits.aheadLimit(wall: clock.wall()))
+            aheadLimit: limits.aheadLimit(wall: clock.wall()), known: known)
         for index in ordered {
             let object = set.objects[index]
             do {
@@ -115,6 +120,7 @@ extension LibraryStore {
                 if !winners.isEmpty { context.noteInZone(object.entity, object.id) }
                 if object.entity == .share || object.entity == .participant {
                     context.permissions = [:]
+                    known.forget()
                 }
                 if !winners.isEmpty && (object.entity == .tag || object.entity == .link) {
                     report.touchedTags = true
@@ -235,6 +241,7 @@ extension LibraryStore {
             }
             try db.run(EntitySQL.delete(entity), object.id)
             try Self.forgetStamps(entity, object.id, db)
+            context.known.forget()
             row = nil
         }
         // At most one stamp per field: a short list beats a dictionary. An object without a
@@ -332,9 +339,8 @@ final class ApplyContext {
     /// people wrote while they were shared), as the owner relays what it accepted.
     let relaysAsOwner: Bool
     var permissions: [PeerID: Permission] = [:]
-    /// Photos and tags known to be in the zone: checked once, or written by this apply (an
-    /// apply never moves an object out of its zone).
-    private var inZone: Set<ObjectKey> = []
+    /// Photos and tags known to be in their zones, shared by the sets of one transaction.
+    let known: ZoneObjects
     /// The highest stamp observed so far, so the clock's lock is taken only when it grows.
     private var observed: UInt64 = 0
 
@@ -352,8 +358,12 @@ final class ApplyContext {
     /// By author, the lowest stamp of a refused change (at the owner, from a participant).
     var refusedLowest: [PeerID: UInt64] = [:]
 
-    init(zone: String, owner: OwnerSide, sender: PeerID, sibling: Bool = false, aheadLimit: UInt64) {
+    init(
+        zone: String, owner: OwnerSide, sender: PeerID, sibling: Bool = false, aheadLimit: UInt64,
+        known: ZoneObjects = ZoneObjects()
+    ) {
         self.zone = zone
+        self.known = known
         self.owner = owner
         self.sender = sender
         relaysAsOwner = owner.includes(sender) || sibling
@@ -369,11 +379,11 @@ final class ApplyContext {
     }
 
     func isInZone(_ entity: Entity, _ id: String) -> Bool {
-        inZone.contains(ObjectKey(entity: entity, id: id))
+        known.contains(entity, id, zone: zone)
     }
 
     func noteInZone(_ entity: Entity, _ id: String) {
-        if entity == .photo || entity == .tag { inZone.insert(ObjectKey(entity: entity, id: id)) }
+        if entity == .photo || entity == .tag { known.note(entity, id, zone: zone) }
     }
 
     /// Moves the local clock past a received stamp, unless it is too far ahead.
@@ -417,6 +427,25 @@ extension LibraryStore {
         case ..<172_800_000: return "\(milliseconds / 3_600_000) h"
         default: return "\(milliseconds / 86_400_000) days"
         }
+    }
+}
+
+/// Photos and tags known to be in a zone during one apply transaction: checked once, or
+/// written by it. Objects leave a zone only when the owner moves them or membership changes,
+/// and either empties it.
+final class ZoneObjects {
+    private var byZone: [String: Set<ObjectKey>] = [:]
+
+    func contains(_ entity: Entity, _ id: String, zone: String) -> Bool {
+        byZone[zone]?.contains(ObjectKey(entity: entity, id: id)) ?? false
+    }
+
+    func note(_ entity: Entity, _ id: String, zone: String) {
+        byZone[zone, default: []].insert(ObjectKey(entity: entity, id: id))
+    }
+
+    func forget() {
+        byZone = [:]
     }
 }
 
