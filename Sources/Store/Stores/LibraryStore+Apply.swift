@@ -89,8 +89,7 @@ extension LibraryStore {
     /// Applies one set inside `tx`.
     private func apply(
         _ set: ChangeSet, from sender: PeerID, signed: SignedSetRow?, in tx: Transaction, known: ZoneObjects
-    ) throws -> ApplyReport
-    {
+    ) throws -> ApplyReport {
         var report = ApplyReport()
         let changesBefore = tx.changeCount
         let db = tx.db
