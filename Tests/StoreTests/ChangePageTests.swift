@@ -97,4 +97,28 @@ import Testing
         #expect(
             try f.owner.priv.canonicalDump(zone: f.zone) == f.participant.shared.canonicalDump(zone: f.zone))
     }
+
+    /// Peers up to date ask for the same page after a commit: the second gets what the first
+    /// read, and a write in between (of anything) gives a page read again.
+    @Test func theSamePageAskedAgainIsTheSameUntilTheStoreChanges() throws {
+        let f = try Fixture()
+        let clock = try f.owner.priv.clock(of: f.zone)
+        let limit = ChangePageLimit(fields: 100, bytes: 1 << 20)
+        func page() throws -> ChangePage {
+            try f.owner.priv.changePage(zone: f.zone, since: clock, batchSize: 10, limit: limit)
+        }
+        let empty = try page()
+        #expect(empty.complete && empty.sets.allSatisfy(\.objects.isEmpty))
+        #expect(try page() == empty)
+        let photo = try f.owner.priv.photos(zone: f.zone)[0]
+        try f.owner.priv.renamePhoto(photo.id, to: "again.jpg")
+        let renamed = try page()
+        #expect(renamed.sets.flatMap(\.objects).map(\.id) == [photo.id])
+        #expect(try page() == renamed)
+        // Another request (another `since`) is read on its own.
+        let everything = try f.owner.priv.changePage(
+            zone: f.zone, since: VectorClock(), batchSize: 10, limit: .unlimited)
+        #expect(everything.sets.flatMap(\.objects).count > 1)
+        #expect(try page() == renamed)
+    }
 }

@@ -223,6 +223,10 @@ public final class Database: @unchecked Sendable {
 
     /// Rows changed by the last statement.
     public var changes: Int { Int(sqlite3_changes(handle)) }
+    /// Rows this connection has inserted, updated or deleted since it opened: it moves with
+    /// every write (a rolled-back one too), so what was read at one value still holds while
+    /// it stays.
+    var totalChanges: Int64 { sqlite3_total_changes64(handle) }
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Runs `body` in one transaction (`BEGIN IMMEDIATE`); a throw rolls everything back.

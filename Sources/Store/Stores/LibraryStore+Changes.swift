@@ -51,44 +51,61 @@ extension LibraryStore {
     public func changePage(
         zone: String, since: VectorClock, batchSize: Int, author: PeerID? = nil, limit: ChangePageLimit
     ) throws -> ChangePage {
-        try read { db in
-            guard try db.first("SELECT 1 FROM zones WHERE id = ?", zone, map: { _ in true }) != nil else {
-                throw StoreError.unknownZone(zone)
+        let request = ChangePageRequest(
+            zone: zone, since: since, batchSize: batchSize, author: author, limit: limit)
+        return try read { db in
+            if let recent = recentPage, recent.request == request, recent.generation == db.totalChanges {
+                return recent.page
             }
-            var full = try loadClock(zone, db)
-            var since = since
-            if let author {
-                full = VectorClock([author: full[author]])
-                since = VectorClock([author: since[author]])
-            }
-            let peers = numberedPeers(db).filter { author == nil || $0.peer == author }
-            let last = try pageEnd(zone, since, peers, limit.fields, db)
-            let inRange = try stampRows(zone, since, peers, upTo: last, db)
-            var builder = PageBuilder(store: self, db: db, since: since)
-            var result: [ChangeSet] = []
-            var batchSince = since
-            var start = 0
-            var bytes = 0
-            while start < inRange.count || result.isEmpty {
-                var end = start
-                var count = 0
-                while end < inRange.count
-                    && (count < batchSize || (end > start && inRange[end].stamp == inRange[end - 1].stamp))
-                {
-                    count += FieldMask.count(inRange[end].fields)
-                    end += 1
-                }
-                let until =
-                    end == inRange.count && last == nil ? full : Self.bound(full, by: inRange[end - 1].stamp)
-                let objects = try builder.batch(inRange[start..<end])
-                bytes += objects.reduce(0) { $0 + $1.estimatedBytes }
-                result.append(ChangeSet(zone: zone, since: batchSince, until: until, objects: objects))
-                batchSince = batchSince.merged(with: until)
-                start = end
-                if bytes >= limit.bytes && start < inRange.count { break }
-            }
-            return ChangePage(sets: result, complete: last == nil && start >= inRange.count)
+            let page = try changePage(request, db)
+            let small = page.sets.reduce(0) { $0 + $1.objects.reduce(0) { $0 + $1.estimatedBytes } }
+            recentPage =
+                small <= RecentChangePage.maximumBytes
+                ? RecentChangePage(request: request, generation: db.totalChanges, page: page) : nil
+            return page
         }
+    }
+
+    private func changePage(_ request: ChangePageRequest, _ db: Database) throws -> ChangePage {
+        let (zone, batchSize, author, limit) = (
+            request.zone, request.batchSize, request.author, request.limit
+        )
+        guard try db.first("SELECT 1 FROM zones WHERE id = ?", zone, map: { _ in true }) != nil else {
+            throw StoreError.unknownZone(zone)
+        }
+        var full = try loadClock(zone, db)
+        var since = request.since
+        if let author {
+            full = VectorClock([author: full[author]])
+            since = VectorClock([author: since[author]])
+        }
+        let peers = numberedPeers(db).filter { author == nil || $0.peer == author }
+        let last = try pageEnd(zone, since, peers, limit.fields, db)
+        let inRange = try stampRows(zone, since, peers, upTo: last, db)
+        var builder = PageBuilder(store: self, db: db, since: since)
+        var result: [ChangeSet] = []
+        var batchSince = since
+        var start = 0
+        var bytes = 0
+        while start < inRange.count || result.isEmpty {
+            var end = start
+            var count = 0
+            while end < inRange.count
+                && (count < batchSize || (end > start && inRange[end].stamp == inRange[end - 1].stamp))
+            {
+                count += FieldMask.count(inRange[end].fields)
+                end += 1
+            }
+            let until =
+                end == inRange.count && last == nil ? full : Self.bound(full, by: inRange[end - 1].stamp)
+            let objects = try builder.batch(inRange[start..<end])
+            bytes += objects.reduce(0) { $0 + $1.estimatedBytes }
+            result.append(ChangeSet(zone: zone, since: batchSince, until: until, objects: objects))
+            batchSince = batchSince.merged(with: until)
+            start = end
+            if bytes >= limit.bytes && start < inRange.count { break }
+        }
+        return ChangePage(sets: result, complete: last == nil && start >= inRange.count)
     }
 
     /// The stamp of the `fields`-th field not covered by `since`, oldest first: where a page
@@ -275,6 +292,26 @@ struct ObjectKey: Hashable, Comparable {
 
 /// How much of a delta one `changePage` reads: about `fields` field changes, and batches only
 /// until their values pass `bytes`.
+/// What a `changePage` call asked for: its arguments.
+struct ChangePageRequest: Hashable {
+    let zone: String
+    let since: VectorClock
+    let batchSize: Int
+    let author: PeerID?
+    let limit: ChangePageLimit
+}
+
+/// A delta page as computed, with the request and the connection's write count it was read
+/// at (`Database.totalChanges`): the same request at the same count gets the same page.
+struct RecentChangePage {
+    /// Only pages of about this many bytes of values or fewer are kept: a joiner's pages of
+    /// megabytes are asked for once each, and would only hold memory.
+    static let maximumBytes = 64 * 1024
+    let request: ChangePageRequest
+    let generation: Int64
+    let page: ChangePage
+}
+
 public struct ChangePageLimit: Hashable, Sendable {
     public var fields: Int
     public var bytes: Int

@@ -33,6 +33,10 @@ public final class LibraryStore: @unchecked Sendable {
     private var committed: [HistoryEntry] = []
     /// The log's size when a writer last made a checkpoint catch up (under `lock`).
     private var caughtUpAt: Int32 = 0
+    /// The last small delta page computed, under `lock`: the peers of a zone that are all up
+    /// to date ask for the same page after each commit (50 participants for one tag), and all
+    /// but the first get it from here instead of reading it again (`changePage`).
+    var recentPage: RecentChangePage?
     /// Signs this device's sets as local transactions commit (`signOwnSets`); under `lock`.
     var ownSetSigner: OwnSetSigner?
     /// Which devices are whose (set by Replication from the device lists it checked): the
