@@ -115,10 +115,10 @@ import Testing
                 try peer.sees() == expected && summers().first?["photo_count"] == 2
             }
             // Twice (carol, under a loaded full suite) the difference lasted: the next time says
-            // what the owner did and what each side's sessions report.
+            // what the owner did and which zones each side's connections replicate.
             let diagnosis = {
-                "\(peer.name): \(peer.log)\nalice: \(alice.log)\nsync status at \(peer.name): "
-                    + "\((try? peer.json("status")) ?? .null)\nat alice: \((try? alice.json("status")) ?? .null)"
+                "\(peer.name): \(peer.log)\nalice: \(alice.log)\npeers at \(peer.name) (zones, in_sync): "
+                    + "\((try? peer.json("peers")) ?? .null)\nat alice: \((try? alice.json("peers")) ?? .null)"
             }
             #expect(try peer.sees() == expected, "\(diagnosis())")
             let found = try summers()
