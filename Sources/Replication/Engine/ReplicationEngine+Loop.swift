@@ -122,7 +122,10 @@ extension ReplicationEngine {
             for peer in Array(state.records.keys) { state.forgetIfStranger(peer) }
             return (state.current, previous)
         }
-        guard previous != membership else { return }
+        guard previous != membership else {
+            resendStaleZones(of: connections, membership)
+            return
+        }
         takeEarlyRecords()
         if membership.siblings.contains(where: { previous.zones(with: $0) != membership.zones(with: $0) }) {
             announceZonesToSiblings()
@@ -147,6 +150,22 @@ extension ReplicationEngine {
             if kept != connection.status.withLock({ $0.zones }) {
                 connection.post(.zonesChanged(sessionZones(for: peer)))
             }
+        }
+    }
+
+    /// With membership unchanged since the last refresh, a connection should already
+    /// replicate what it says; one that does not missed an update (it would otherwise stay
+    /// so until membership changes again): it is told its zones once more, and the log says so.
+    private func resendStaleZones(of connections: [PeerConnection], _ membership: Membership) {
+        for connection in connections where membership.admitted.contains(connection.peer) {
+            let kept = Set(membership.zones(with: connection.peer).map(\.zone))
+            let held = connection.status.withLock { $0.zones }
+            guard kept != held else { continue }
+            logger.log(
+                .info,
+                "the connection replicated \(held.count) zone(s) where membership has \(kept.count): "
+                    + "its zones are sent again", peer: connection.peer)
+            connection.post(.zonesChanged(sessionZones(for: connection.peer)))
         }
     }
 

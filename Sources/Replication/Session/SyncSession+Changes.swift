@@ -17,9 +17,17 @@ extension SyncSession {
 
     mutating func zonesChanged(_ list: [SessionZone]) {
         let wanted = Dictionary(list.map { ($0.zone, $0) }, uniquingKeysWith: { first, _ in first })
-        for zone in zones.keys where wanted[zone] == nil {
+        for (zone, replication) in zones where wanted[zone] == nil {
             zones[zone] = nil
             outbox.dropWaiting(zone: zone)
+            // What the peer announced stays known, as if announced again now: should the zone
+            // come back on this connection, the peer (which goes on replicating it, and will
+            // not announce it again) is not waited for in vain, with nothing ever sent.
+            if let remote = replication.remote,
+                unclaimedAnnouncements.count < SyncSession.maxUnclaimedAnnouncements
+            {
+                unclaimedAnnouncements[zone] = remote
+            }
             out.log(.info, "stopped replicating zone \(zone) with this peer")
         }
         var added: [SessionZone] = []

@@ -1,0 +1,40 @@
+import Store
+import TestSupport
+import Testing
+
+@testable import Replication
+
+/// A connection whose zones fell behind membership (an update it missed) is put right by the
+/// next membership refresh, even when membership itself did not change (before, such a
+/// refresh looked at no connection), and a zone that comes back on a connection is replicated
+/// again at once: the peer, which went on replicating it and does not announce it again, is
+/// not waited for (before, the side that had dropped the zone never sent it anything more).
+@Suite struct EngineStaleZonesTests {
+    @Test func aConnectionThatLostItsZonesGetsThemBackAtTheNextRefresh() async throws {
+        let owner = try EnginePeer("owner")
+        let participant = try EnginePeer("participant")
+        let (zone, photo) = try shareZone(owner: owner, with: [participant])
+        for peer in [owner, participant] {
+            let status = await peer.engine.waitForSync(timeout: .seconds(30))
+            #expect(status.inSync, "\(peer.name): \(status); \(peer.logs.all.suffix(20))")
+        }
+        // Membership as the engine holds it is the stores' now: the refresh below finds it
+        // unchanged.
+        owner.engine.refreshMembership()
+        let connection = try #require(
+            owner.engine.state.withLock { $0.current.first { $0.peer == participant.peer } })
+        // The missed update: the owner's side of the connection replicates nothing.
+        connection.post(.zonesChanged([]))
+        #expect(await eventually { connection.status.withLock { $0.zones.isEmpty } })
+        _ = try owner.priv.tag(photo: photo, name: "dawn")
+
+        owner.engine.refreshMembership()
+        #expect(
+            await eventually { connection.status.withLock { $0.zones } == [zone] },
+            "\(owner.logs.all.suffix(20))")
+        #expect(
+            await eventually { try participant.shared.photo(photo)?.tags.map(\.name) == ["dawn", "summer"] },
+            "\(participant.logs.all.suffix(20))")
+        #expect(owner.logged("its zones are sent again"))
+    }
+}
