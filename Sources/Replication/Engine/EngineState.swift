@@ -26,6 +26,11 @@ struct EngineState: Sendable {
     var nextConnectionID = 0
     var loopWake = false
     var refreshRequested = false
+    /// Membership reads started, and the latest of them whose result was taken
+    /// (`applyMembership`): reads run on several threads at once, and an older read finishing
+    /// last must not put back what a newer one replaced.
+    var membershipReadsStarted = 0
+    var membershipReadTaken = 0
     /// A connection was made or lost since the members were last told this side's
     /// neighbours: the loop tells them at its next tick (`announceNeighbours`), so that the
     /// churn of a mesh forming costs one announcement per second, not one per connection.

@@ -100,6 +100,10 @@ extension ReplicationEngine {
     /// ended is told on its connection (`zoneRevoked`), so that it purges its copy even
     /// while it stays connected for other zones.
     func applyMembership() {
+        let read = state.withLock { state -> Int in
+            state.membershipReadsStarted += 1
+            return state.membershipReadsStarted
+        }
         let membership: Membership
         do {
             membership = try Membership.load(
@@ -108,8 +112,19 @@ extension ReplicationEngine {
             logger.log(.error, "cannot read share membership: \(error)")
             return
         }
+        let taken = state.withLock { state -> Bool in
+            // A read started later has been taken already: it saw the stores as they are now,
+            // or later (two threads refreshing at once used to put an older membership back,
+            // and connections kept its zones until the next change).
+            guard read > state.membershipReadTaken else { return false }
+            state.membershipReadTaken = read
+            return true
+        }
+        guard taken else { return }
         adoptAddresses(membership.addresses)
-        let (connections, previous) = state.withLock { state -> ([PeerConnection], Membership) in
+        let applied = state.withLock { state -> ([PeerConnection], Membership)? in
+            // A newer read taken meanwhile (while the addresses were adopted) is the one kept.
+            guard read == state.membershipReadTaken else { return nil }
             let previous = state.membership
             state.membership = membership
             // A peer that became a member is dialed at once: an earlier refusal (it was no
@@ -122,6 +137,7 @@ extension ReplicationEngine {
             for peer in Array(state.records.keys) { state.forgetIfStranger(peer) }
             return (state.current, previous)
         }
+        guard let (connections, previous) = applied else { return }
         guard previous != membership else {
             resendStaleZones(of: connections, membership)
             return
