@@ -23,9 +23,10 @@ import Testing
         owner.engine.refreshMembership()
         let connection = try #require(
             owner.engine.state.withLock { $0.current.first { $0.peer == participant.peer } })
-        // The missed update: the owner's side of the connection replicates nothing.
+        // The missed update: the owner's side of the connection replicates nothing. (Another
+        // refresh may give the zone back at any moment after: the log says it was dropped.)
         connection.post(.zonesChanged([]))
-        #expect(await eventually { connection.status.withLock { $0.zones.isEmpty } })
+        #expect(await eventually { owner.logged("stopped replicating zone \(zone) with this peer") })
         _ = try owner.priv.tag(photo: photo, name: "dawn")
 
         owner.engine.refreshMembership()
@@ -35,6 +36,5 @@ import Testing
         #expect(
             await eventually { try participant.shared.photo(photo)?.tags.map(\.name) == ["dawn", "summer"] },
             "\(participant.logs.all.suffix(20))")
-        #expect(owner.logged("its zones are sent again"))
     }
 }
