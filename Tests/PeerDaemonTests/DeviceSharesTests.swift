@@ -247,7 +247,9 @@ extension DeviceSharesTests {
 
         let removed = try desktop.json("share", "remove", share, String(bob.id.prefix(10)))
         #expect(removed["status"] == "removed", "\(removed)")
-        try waitUntil("bob's copy to be purged", timeout: .seconds(30)) {
+        // Once (a loaded full suite) not within 30 s: now up to a minute, and then the logs
+        // and membership of the desktop and bob say why.
+        try Self.wait(for: "bob's copy to be purged", showing: [desktop, bob]) {
             try bob.liveShares() == [] && bob.json("photo", "list") == []
         }
 
