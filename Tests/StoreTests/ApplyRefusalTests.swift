@@ -55,6 +55,7 @@ import Testing
     enum Bad: String, CaseIterable, Sendable {
         case unkeepableField, ratingValue, uppercaseUUID, linkIDMismatch, ratingOfPhotoOutsideZone
         case ratingOfMissingPhoto, objectOfAnotherZone, immutableTagName, fieldTwice, resurrection
+        case incompletePhoto
 
         /// The bad object and the reason it must be refused for.
         func build(_ f: Fixture) -> (ObjectChange, String) {
@@ -127,6 +128,13 @@ import Testing
                         entity: .photo, id: f.pair.photo,
                         fields: [f.field(PhotoField.name, .text("a")), f.field(PhotoField.name, .text("b"))]),
                     "field 1 appears twice"
+                )
+            case .incompletePhoto:
+                // Every missing required field is named, in the order of their codes.
+                return (
+                    ObjectChange(
+                        entity: .photo, id: id, fields: [f.field(PhotoField.name, .text("half.jpg"))]),
+                    "a new photo lacks unique_name, created_at, data_hash, data_size"
                 )
             case .resurrection:
                 return (

@@ -112,19 +112,12 @@ extension ReplicationEngine {
             logger.log(.error, "cannot read share membership: \(error)")
             return
         }
-        let taken = state.withLock { state -> Bool in
+        let applied = state.withLock { state -> ([PeerConnection], Membership)? in
             // A read started later has been taken already: it saw the stores as they are now,
             // or later (two threads refreshing at once used to put an older membership back,
             // and connections kept its zones until the next change).
-            guard read > state.membershipReadTaken else { return false }
+            guard read > state.membershipReadTaken else { return nil }
             state.membershipReadTaken = read
-            return true
-        }
-        guard taken else { return }
-        adoptAddresses(membership.addresses)
-        let applied = state.withLock { state -> ([PeerConnection], Membership)? in
-            // A newer read taken meanwhile (while the addresses were adopted) is the one kept.
-            guard read == state.membershipReadTaken else { return nil }
             let previous = state.membership
             state.membership = membership
             // A peer that became a member is dialed at once: an earlier refusal (it was no
@@ -138,14 +131,16 @@ extension ReplicationEngine {
             return (state.current, previous)
         }
         guard let (connections, previous) = applied else { return }
-        guard previous != membership else {
-            resendStaleZones(of: connections, membership)
-            return
+        adoptAddresses(membership.addresses)
+        if previous != membership {
+            takeEarlyRecords()
+            if membership.siblings.contains(where: { previous.zones(with: $0) != membership.zones(with: $0) })
+            {
+                announceZonesToSiblings()
+            }
         }
-        takeEarlyRecords()
-        if membership.siblings.contains(where: { previous.zones(with: $0) != membership.zones(with: $0) }) {
-            announceZonesToSiblings()
-        }
+        // Every connection is checked, membership changed or not: one that missed an update
+        // would otherwise keep too few zones until membership changed again.
         for connection in connections {
             let peer = connection.peer
             let kept = Set(membership.zones(with: peer).map(\.zone))
@@ -166,22 +161,6 @@ extension ReplicationEngine {
             if kept != connection.status.withLock({ $0.zones }) {
                 connection.post(.zonesChanged(sessionZones(for: peer)))
             }
-        }
-    }
-
-    /// With membership unchanged since the last refresh, a connection should already
-    /// replicate what it says; one that does not missed an update (it would otherwise stay
-    /// so until membership changes again): it is told its zones once more, and the log says so.
-    private func resendStaleZones(of connections: [PeerConnection], _ membership: Membership) {
-        for connection in connections where membership.admitted.contains(connection.peer) {
-            let kept = Set(membership.zones(with: connection.peer).map(\.zone))
-            let held = connection.status.withLock { $0.zones }
-            guard kept != held else { continue }
-            logger.log(
-                .info,
-                "the connection replicated \(held.count) zone(s) where membership has \(kept.count): "
-                    + "its zones are sent again", peer: connection.peer)
-            connection.post(.zonesChanged(sessionZones(for: connection.peer)))
         }
     }
 

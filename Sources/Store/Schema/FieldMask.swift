@@ -17,6 +17,12 @@ enum FieldMask {
         }
     }
 
+    /// The mask of `codes`; codes of 64 and more have no bit and are left out (a newer
+    /// version's fields, kept beside the row).
+    static func of(_ codes: some Sequence<UInt8>) -> Int64 {
+        codes.reduce(0) { $1 < 64 ? $0 | bit($1) : $0 }
+    }
+
     /// How many codes `mask` holds.
     static func count(_ mask: Int64) -> Int { UInt64(bitPattern: mask).nonzeroBitCount }
 }

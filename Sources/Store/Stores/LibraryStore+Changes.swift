@@ -57,16 +57,16 @@ extension LibraryStore {
             if let recent = recentPage, recent.request == request, recent.generation == db.totalChanges {
                 return recent.page
             }
-            let page = try changePage(request, db)
-            let small = page.sets.reduce(0) { $0 + $1.objects.reduce(0) { $0 + $1.estimatedBytes } }
+            let (page, bytes) = try changePage(request, db)
             recentPage =
-                small <= RecentChangePage.maximumBytes
+                bytes <= RecentChangePage.maximumBytes
                 ? RecentChangePage(request: request, generation: db.totalChanges, page: page) : nil
             return page
         }
     }
 
-    private func changePage(_ request: ChangePageRequest, _ db: Database) throws -> ChangePage {
+    /// The page `request` asks for, and its values' estimated bytes.
+    private func changePage(_ request: ChangePageRequest, _ db: Database) throws -> (ChangePage, bytes: Int) {
         let (zone, batchSize, author, limit) = (
             request.zone, request.batchSize, request.author, request.limit
         )
@@ -105,7 +105,7 @@ extension LibraryStore {
             start = end
             if bytes >= limit.bytes && start < inRange.count { break }
         }
-        return ChangePage(sets: result, complete: last == nil && start >= inRange.count)
+        return (ChangePage(sets: result, complete: last == nil && start >= inRange.count), bytes)
     }
 
     /// The stamp of the `fields`-th field not covered by `since`, oldest first: where a page
@@ -290,8 +290,6 @@ struct ObjectKey: Hashable, Comparable {
     }
 }
 
-/// How much of a delta one `changePage` reads: about `fields` field changes, and batches only
-/// until their values pass `bytes`.
 /// What a `changePage` call asked for: its arguments.
 struct ChangePageRequest: Hashable {
     let zone: String
@@ -312,6 +310,8 @@ struct RecentChangePage {
     let page: ChangePage
 }
 
+/// How much of a delta one `changePage` reads: about `fields` field changes, and batches only
+/// until their values pass `bytes`.
 public struct ChangePageLimit: Hashable, Sendable {
     public var fields: Int
     public var bytes: Int

@@ -123,7 +123,7 @@ extension LibraryStore {
         try Self.forgetStamps(entity, id, db)
         let complete =
             current.map(\.field).allSatisfy { $0 == Entity.deletedField }
-            ? !current.isEmpty : entity.requiredFields & ~Entity.mask(current.map(\.field)) == 0
+            ? !current.isEmpty : entity.requiredFields & ~FieldMask.of(current.map(\.field)) == 0
         if complete {
             try tx.write(
                 entity, id, zone: zone, current.map { ($0.field, $0.value, $0.stamp) },

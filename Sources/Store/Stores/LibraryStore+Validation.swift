@@ -104,14 +104,13 @@ extension LibraryStore {
     /// alone is fine: the object was created and deleted before the receiver saw it).
     func checkComplete(_ object: ObjectChange) throws {
         // Codes of 64 and more were refused by `validate` before.
-        let present = Entity.mask(object.fields.lazy.map(\.field))
-        if present == 1 << UInt64(Entity.deletedField) { return }
+        let present = FieldMask.of(object.fields.lazy.map(\.field))
+        if present == FieldMask.bit(Entity.deletedField) { return }
         let missing = object.entity.requiredFields & ~present
         guard missing == 0 else {
-            let names = (0..<64).filter { missing & (1 << UInt64($0)) != 0 }.compactMap {
-                object.entity.column(for: UInt8($0))
-            }.joined(separator: ", ")
-            throw ChangeRefusal("a new \(object.entity.name) lacks \(names)")
+            var names: [String] = []
+            FieldMask.forEach(missing) { code in names += object.entity.column(for: code).map { [$0] } ?? [] }
+            throw ChangeRefusal("a new \(object.entity.name) lacks \(names.joined(separator: ", "))")
         }
     }
 

@@ -59,14 +59,9 @@ public enum Entity: UInt8, CaseIterable, Sendable, Comparable {
         code < 64 ? Self.tables[Int(rawValue)].positions[Int(code)] : nil
     }
 
-    /// Fields every live object of this kind has from its creation on, as a mask of their
-    /// codes (bit n = code n): checked for every new object applied, so no set is built.
-    public var requiredFields: UInt64 { Self.tables[Int(rawValue)].required }
-
-    /// The mask (bit n = code n) of the codes below 64 among `codes`.
-    static func mask(_ codes: some Sequence<UInt8>) -> UInt64 {
-        codes.reduce(0) { $1 < 64 ? $0 | 1 << UInt64($1) : $0 }
-    }
+    /// Fields every live object of this kind has from its creation on, as a `FieldMask`:
+    /// checked for every new object applied, so no set is built.
+    var requiredFields: Int64 { Self.tables[Int(rawValue)].required }
 
     /// Fields that are set when the object is created and never change afterwards; a change
     /// that tries to alter one of them is refused.
@@ -93,7 +88,7 @@ public enum Entity: UInt8, CaseIterable, Sendable, Comparable {
         let byCode: [EntityField?]
         /// By code (0…63), the field's index in `fields`.
         let positions: [Int?]
-        let required: UInt64
+        let required: Int64
         let immutable: Set<UInt8>
 
         init(_ entity: Entity) {
@@ -117,7 +112,7 @@ public enum Entity: UInt8, CaseIterable, Sendable, Comparable {
             byCode[Int(Entity.deletedField)] = tombstone
             self.byCode = byCode
             self.positions = positions
-            required = Entity.mask(fields.filter(\.isRequired).map(\.code))
+            required = FieldMask.of(fields.filter(\.isRequired).map(\.code))
             immutable = Set(fields.filter(\.isImmutable).map(\.code))
         }
     }

@@ -13,10 +13,7 @@ import Testing
         let owner = try EnginePeer("owner") { $0.ownSetsDelay = .seconds(3_600) }
         let participant = try EnginePeer("participant")
         let (zone, photo) = try shareZone(owner: owner, with: [participant])
-        for peer in [owner, participant] {
-            let status = await peer.engine.waitForSync(timeout: .seconds(30))
-            #expect(status.inSync, "\(peer.name): \(status); \(peer.logs.all.suffix(20))")
-        }
+        await expectInSync([owner, participant])
         let ownerTop: @Sendable () throws -> UInt64? = {
             try owner.priv.signedSetTops(zone: zone)[owner.peer]?.seq
         }

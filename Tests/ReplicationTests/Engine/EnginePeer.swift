@@ -93,6 +93,15 @@ final class EnginePeer: @unchecked Sendable {
     func logged(_ text: String) -> Bool { logs.all.contains { $0.contains(text) } }
 }
 
+/// Expects each of `peers` to report itself in sync within 30 s, showing its status and last
+/// log lines when it does not.
+func expectInSync(_ peers: [EnginePeer]) async {
+    for peer in peers {
+        let status = await peer.engine.waitForSync(timeout: .seconds(30))
+        #expect(status.inSync, "\(peer.name): \(status); \(peer.logs.all.suffix(20))")
+    }
+}
+
 /// A list appended to from any thread.
 final class Recorded<Element: Sendable>: Sendable {
     private let items = Mutex<[Element]>([])

@@ -14,10 +14,7 @@ import Testing
         let owner = try EnginePeer("owner")
         let participant = try EnginePeer("participant")
         let (zone, photo) = try shareZone(owner: owner, with: [participant])
-        for peer in [owner, participant] {
-            let status = await peer.engine.waitForSync(timeout: .seconds(30))
-            #expect(status.inSync, "\(peer.name): \(status); \(peer.logs.all.suffix(20))")
-        }
+        await expectInSync([owner, participant])
         // Membership as the engine holds it is the stores' now: the refresh below finds it
         // unchanged.
         owner.engine.refreshMembership()
