@@ -112,10 +112,15 @@ struct ReplicationBench {
         let pair = try Pair(directory: directory + "/initial")
         defer { pair.stop() }
         var photos: [String] = []
+        var files: [TransferFloor.File] = []
         var bytes = [UInt8](repeating: 0, count: 100_000)
         for n in 0..<1_000 {
             bytes.withUnsafeMutableBytes { $0.storeBytes(of: UInt64(n), as: UInt64.self) }
             let data = try pair.owner.privateStore.blobs.store(bytes)
+            files.append(
+                TransferFloor.File(
+                    path: pair.owner.privateStore.blobs.path(for: data.hash), hash: data.hash, size: data.size
+                ))
             photos.append(
                 try pair.owner.privateStore.addPhoto(name: "photo-\(n).jpg", data: data, tags: ["bench"]))
         }
@@ -138,6 +143,7 @@ struct ReplicationBench {
         let metadata = rows.last(ofTotal: photos.count).map { $0 - start } ?? .nan
         let disk = try FileWriteLimit(directory: directory + "/initial", count: 1_000, size: 100_000)
             .seconds()
+        let floor = try TransferFloor(directory: directory + "/initial").run(files)
         return [
             BenchResult(
                 name: "initial sync, 1,000 × 100 KB", unit: "s", value: seconds,
@@ -150,6 +156,11 @@ struct ReplicationBench {
             BenchResult(
                 name: "1,000 × 100 KB written as files + one syncfs, same directory", unit: "s", value: disk,
                 target: "physical limit"),
+            BenchResult(
+                name:
+                    "initial sync floor: the same files sent over one TLS stream, hashed, written, one syncfs",
+                unit: "s", value: floor.seconds, target: "physical limit"),
+            BenchResult(name: "initial sync floor: CPU time", unit: "s", value: floor.cpu, target: "-"),
             BenchResult(
                 name: "initial sync setup: share 1,000 tagged photos one by one (share add)", unit: "s",
                 value: sharing, target: "-"),
@@ -167,6 +178,7 @@ struct ReplicationBench {
         }
         let file = directory + "/bulk-source"
         try writePattern(file, bytes: size)
+        let hash = try BlobStore.digest(ofFile: file, limit: Int64(size))
         let photo = try pair.owner.addPhoto(file: file, name: "large.raw")
         unlink(file)
         let zone = try pair.share([photo])
@@ -179,8 +191,13 @@ struct ReplicationBench {
         }
         let cpu = processCPUSeconds() - cpuBefore
         let peak = residentBytes("VmHWM")
+        let floor = try TransferFloor(directory: directory + "/bulk").run([
+            TransferFloor.File(
+                path: pair.owner.privateStore.blobs.path(for: hash), hash: hash, size: Int64(size))
+        ])
         let raw = try rawTLSThroughput(bytes: size)
         let rate = Double(size) / seconds / 1e6
+        let floorRate = Double(size) / floor.seconds / 1e6
         return [
             BenchResult(name: "1 GB of photo data", unit: "MB/s", value: rate, target: "≥ 60 % of raw TLS"),
             BenchResult(name: "raw TLS 1.3 loopback stream", unit: "MB/s", value: raw, target: "reference"),
@@ -188,46 +205,36 @@ struct ReplicationBench {
             BenchResult(
                 name: "1 GB: CPU time of both peers (user + system)", unit: "s", value: cpu, target: "-"),
             BenchResult(
+                name: "1 GB floor: the same data sent over one TLS stream, hashed, written, synced",
+                unit: "MB/s",
+                value: floorRate, target: "physical limit"),
+            BenchResult(
+                name: "1 GB floor: share of raw TLS", unit: "%", value: floorRate / raw * 100, target: "-"),
+            BenchResult(name: "1 GB floor: CPU time", unit: "s", value: floor.cpu, target: "-"),
+            BenchResult(
                 name: "1 GB: peak RSS growth, both peers in one process", unit: "MiB",
                 value: Double(peak - before) / 1_048_576, target: "≤ 64 MiB per daemon"),
         ]
     }
 
     private func rawTLSThroughput(bytes: Int) throws -> Double {
-        let server = try PeerIdentity.loadOrCreate(directory: directory + "/raw-server")
-        let client = try PeerIdentity.loadOrCreate(directory: directory + "/raw-client")
-        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
-        defer { listener.close() }
-        let accepted = DispatchSemaphore(value: 0)
-        let clientID = client.peerID
-        nonisolated(unsafe) var received = 0
-        listener.start { socket in
-            IOThread.detach {
-                let configuration = TLSConfiguration.server(identity: server) { $0 == clientID }
-                if let connection = try? TLSConnection.handshake(over: socket, configuration: configuration) {
-                    var buffer = [UInt8](repeating: 0, count: 256 << 10)
-                    while let n = try? buffer.withUnsafeMutableBytes({ try connection.read(into: $0) }), n > 0
-                    {
-                        received += n
-                    }
+        let received = Guarded(0)
+        let seconds = try TLSStream(directory: directory + "/raw").timed(
+            receive: { connection in
+                var buffer = [UInt8](repeating: 0, count: 256 << 10)
+                while let n = try? buffer.withUnsafeMutableBytes({ try connection.read(into: $0) }), n > 0 {
+                    received.withLock { $0 += n }
                 }
-                accepted.signal()
-            }
-        }
-        let socket = try TCPDialer.connect(host: "127.0.0.1", port: listener.port, timeout: .seconds(10))
-        let connection = try TLSConnection.handshake(
-            over: socket, configuration: .client(identity: client, expecting: server.peerID))
-        let chunk = [UInt8](repeating: 7, count: 256 << 10)
-        let seconds = try measure {
-            var sent = 0
-            while sent < bytes {
-                try connection.write(chunk)
-                sent += chunk.count
-            }
-            connection.close()
-            accepted.wait()
-        }
-        return Double(received) / seconds / 1e6
+            },
+            send: { connection in
+                let chunk = [UInt8](repeating: 7, count: 256 << 10)
+                var sent = 0
+                while sent < bytes {
+                    try connection.write(chunk)
+                    sent += chunk.count
+                }
+            })
+        return Double(received.withLock { $0 }) / seconds / 1e6
     }
 
     private func writePattern(_ path: String, bytes: Int) throws {

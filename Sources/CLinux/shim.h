@@ -25,4 +25,14 @@ extern int pthread_setname_np(unsigned long thread, const char *name);
 /// durability guarantee on its own (no metadata, no disk cache flush). <fcntl.h>
 extern int sync_file_range(int fd, long long offset, long long count, unsigned int flags);
 
+/// `open` flag for writes that go from the caller's buffer to the disk, past the page cache
+/// (buffer, offset and length aligned to the device's block size): large photo data
+/// arriving from a peer. <fcntl.h> defines O_DIRECT only under _GNU_SOURCE; its value
+/// differs between architectures.
+#if defined(__aarch64__) || defined(__arm__)
+static const int peershare_o_direct = 0200000;
+#else
+static const int peershare_o_direct = 040000;
+#endif
+
 #endif

@@ -23,8 +23,16 @@ public final class PartialBlob: @unchecked Sendable {
 
     public let hash: String
     public let expectedSize: Int64
-    /// Bytes in the partial file: where the transfer continues.
+    /// Bytes received: where the transfer continues. In the partial file, but for the last
+    /// part of a large photo's data (under 1 MiB), which its direct writer holds until
+    /// `verify` or `close`.
     public private(set) var size: Int64 = 0
+    /// Large photos' data goes past the page cache (`DirectWriter`); nil for small ones,
+    /// on filesystems that refuse it, and once a direct write was refused.
+    private var direct: DirectWriter?
+    /// The first append starts a direct writer (and its buffer: a blob opened and not yet
+    /// written to holds none).
+    private var startsDirectly = false
     /// Where the writing back to disk that `append` starts has reached.
     private var writtenBack: Int64 = 0
     public let path: String
@@ -49,6 +57,7 @@ public final class PartialBlob: @unchecked Sendable {
         }
         do {
             try resume()
+            startsDirectly = expectedSize - size >= Self.directBytes
         } catch {
             Glibc.close(fd)
             fd = -1
@@ -93,6 +102,21 @@ public final class PartialBlob: @unchecked Sendable {
             throw StoreError.invalid(
                 "photo data \(hash.prefix(12)) would exceed its announced size of \(expectedSize) bytes")
         }
+        if startsDirectly {
+            startsDirectly = false
+            direct = DirectWriter(path: path, offset: size)
+        }
+        if let direct {
+            do {
+                try direct.append(bytes)
+            } catch let refused as DirectWriter.Refused {
+                self.direct = nil
+                try writeAt(refused.offset, refused.pending)
+            }
+            hasher.update(bytes)
+            size += Int64(bytes.count)
+            return
+        }
         try BlobStore.writeAll(fd, bytes, path)
         hasher.update(bytes)
         size += Int64(bytes.count)
@@ -107,6 +131,8 @@ public final class PartialBlob: @unchecked Sendable {
     /// disk works beside the transfer instead of after it, and a large photo never holds
     /// more than this much unwritten memory of its own.
     static let writeBackBytes: Int64 = 8 << 20
+    /// Photos with at least this much data still to come are written past the page cache.
+    static let directBytes: Int64 = 8 << 20
     /// SYNC_FILE_RANGE_WRITE: start writing back, do not wait.
     private static let startWriting: UInt32 = 2
 
@@ -127,6 +153,7 @@ public final class PartialBlob: @unchecked Sendable {
     /// deleted) when it does not match; when it does, `publish` makes it visible.
     public func verify() throws -> Bool {
         guard fd >= 0 else { throw StoreError.invalid("the partial file of \(hash.prefix(12)) is closed") }
+        try flushDirect()
         guard SHA256Hasher.hex(hasher.finish()) == hash else {
             discard()
             return false
@@ -138,6 +165,9 @@ public final class PartialBlob: @unchecked Sendable {
 
     var storeRoot: String { store.root }
 
+    /// The data goes past the page cache (for tests).
+    var writesPastThePageCache: Bool { direct != nil }
+
     /// Moves verified, already durable data under its hash.
     func rename() throws {
         precondition(isVerified, "only verified data is published")
@@ -148,8 +178,26 @@ public final class PartialBlob: @unchecked Sendable {
         }
     }
 
+    /// Writes what the direct writer still holds, and goes on without it.
+    private func flushDirect() throws {
+        guard let direct else { return }
+        self.direct = nil
+        try writeAt(direct.offset, direct.finish())
+    }
+
+    /// Writes `bytes` at `offset` through the page cache: what a direct writer handed back.
+    private func writeAt(_ offset: Int64, _ bytes: [UInt8]) throws {
+        guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
+            throw StoreError.io(operation: "seeking in", path: path, reason: BlobStore.errorText())
+        }
+        try bytes.withUnsafeBytes { try BlobStore.writeAll(fd, $0, path) }
+    }
+
     /// Stops writing, keeping the partial file for a later resume.
     public func close() {
+        // Best effort: what is not written is received again on resume.
+        if fd >= 0 { try? flushDirect() }
+        direct = nil
         if fd >= 0 { Glibc.close(fd) }
         fd = -1
     }
