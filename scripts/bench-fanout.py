@@ -5,13 +5,15 @@ all real release `peershared` daemons on 127.0.0.1, for scripts/bench.
     scripts/bench-fanout.py --bin=DIR [--participants=50] [--rounds=30] [--quick]
                             [--markdown=FILE] [--round-timeout=10] [--first-timeout=30]
                             [--gap=0.25] [--idle-seconds=3] [--log-level=info] [--keep]
-                            [--mesh-dials=N] [--mesh-timeout=90] [--only=fanout]
+                            [--mesh-dials=N] [--mesh-timeout=90] [--only=fanout] [--perf=FILE]
 
 --only=NAME[,NAME...]: the figures to run, as scripts/bench passes its selection on; this
 script has one, `fanout` (both variants below): without it in the list, it does nothing.
 --quick: 5 participants (6 daemons), 5 rounds, a 10 s warm-up wait: a smoke test of the script.
 --gap: seconds between rounds. --idle-seconds: the daemons' idle CPU is measured that long
 before each variant's rounds, to set it apart from the rounds' CPU time. --log-level: the daemons'. --keep: keep the temp dir (logs).
+--perf=FILE: `perf record -a -g` over each variant's rounds, into FILE.a and FILE.b (the
+writer's pid is logged), for profiling; the figures then include perf's own load.
 --markdown: appends this script's rows to FILE in the daemon table's columns (the table's
 header first when FILE is empty), as scripts/bench-daemon.py writes its table.
 --mesh-dials=N: writes `max_mesh_dials = N` into every daemon's config file (`--config`);
@@ -334,6 +336,13 @@ def run_variant(label, writer, targets, photo, cpu_daemons, ids):
     idle0, t_idle = sum(d.cpu_seconds() for d in cpu_daemons), time.monotonic()
     time.sleep(IDLE_SECONDS)
     result["idle_cpu_per_s"] = (sum(d.cpu_seconds() for d in cpu_daemons) - idle0) / (time.monotonic() - t_idle)
+    perf = None
+    if "--perf" in ARGS:
+        path = f"{ARGS['--perf']}.{key}"
+        perf = subprocess.Popen(["perf", "record", "-q", "-a", "-g", "-F", "499", "-o", path],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(1)  # perf's start-up, outside the rounds
+        log(f"{label}: perf record -a into {path}; the writer is pid {writer.proc.pid}")
     cpu0 = [d.cpu_seconds() for d in cpu_daemons]
     wall0 = time.monotonic()
     names = []
@@ -355,6 +364,9 @@ def run_variant(label, writer, targets, photo, cpu_daemons, ids):
             f"(writer answered after {responded * 1000:.1f} ms)")
     result["cpu"] = [d.cpu_seconds() - c for d, c in zip(cpu_daemons, cpu0)]
     result["wall"] = time.monotonic() - wall0
+    if perf:
+        perf.send_signal(signal.SIGINT)
+        perf.wait(timeout=60)
     result["load_after"] = loadavg()
     if result["partial"]:
         # The others: did any round's tag reach them late? Read on for a bounded while.
