@@ -77,8 +77,9 @@ final class DirectWriter {
         }
     }
 
-    /// The bytes gathered and not yet written (less than a buffer: the last partial block
-    /// among them), for the caller to write through its own descriptor at `offset`.
+    /// The bytes gathered and not yet written (less than a buffer, the last partial block
+    /// among them; a whole one after a failed write), for the caller to write through its
+    /// own descriptor at `offset`.
     func finish() -> [UInt8] {
         let pending = Array(UnsafeRawBufferPointer(start: buffer, count: gathered))
         gathered = 0
@@ -86,18 +87,20 @@ final class DirectWriter {
     }
 
     /// Writes the full buffer; false when the filesystem refused the first write whole.
+    /// On a failure the buffer and `offset` stay as they were, so what `finish` hands back
+    /// goes where it belongs (over whatever part of it did reach the file).
     private func writeGathered() throws -> Bool {
         var done = 0
         while done < gathered {
-            let n = pwrite(fd, buffer + done, gathered - done, off_t(offset))
+            let n = pwrite(fd, buffer + done, gathered - done, off_t(offset) + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EINVAL && done == 0 && !written { return false }
                 throw StoreError.io(operation: "writing", path: path, reason: BlobStore.errorText())
             }
             done += n
-            offset += Int64(n)
         }
+        offset += Int64(done)
         gathered = 0
         written = true
         return true
