@@ -38,12 +38,21 @@ func benchStartHLC() -> UInt64 {
 
 func peer(_ n: UInt8) -> PeerID { PeerID(digest: [UInt8](repeating: n, count: 32))! }
 
-/// A deterministic lowercase UUID for the n-th object of a kind.
+/// A deterministic lowercase UUID for the n-th object of a kind, as scattered as the random
+/// (version 4) IDs real objects get: its first 64 bits are a mix of `kind` and `n`
+/// (SplitMix64's finalizer, a bijection), its last 48 bits `n`, so IDs are unique and their
+/// order has nothing to do with `n`. Numbered in order instead (as the benches were until
+/// issue 17's session 5), every new object went at the end of the ID indexes, which real
+/// objects never do: a 100,000-photo join took 4.8 s that way against 13.5 s this way.
 func uuid(_ kind: UInt8, _ n: Int) -> String {
-    let hex = String(n, radix: 16)
-    let padded = String(repeating: "0", count: 12 - hex.count) + hex
-    let k = String(kind, radix: 16)
-    return String(repeating: "0", count: 8 - k.count) + k + "-0000-4000-8000-" + padded
+    var z = (UInt64(kind) << 56 ^ UInt64(n)) &* 0x9E37_79B9_7F4A_7C15
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    z ^= z >> 31
+    let mixed = Array(String(repeating: "0", count: 16 - String(z, radix: 16).count) + String(z, radix: 16))
+    let counter = String(n, radix: 16)
+    return String(mixed[0..<8]) + "-" + String(mixed[8..<12]) + "-4" + String(mixed[12..<15]) + "-8"
+        + String(mixed[15]) + "00-" + String(repeating: "0", count: 12 - counter.count) + counter
 }
 
 /// Tag `t` of a bench zone, made with stamp `s`.
