@@ -180,8 +180,10 @@ struct ReplicationBench {
         }
         let file = directory + "/bulk-source"
         try writePattern(file, bytes: size)
-        let hash = try BlobStore.digest(ofFile: file, limit: Int64(size))
         let photo = try pair.owner.addPhoto(file: file, name: "large.raw")
+        guard let hash = try pair.owner.privateStore.photo(photo)?.sha256 else {
+            throw BenchFailure("the 1 GB photo is not in the owner's store")
+        }
         unlink(file)
         let zone = try pair.share([photo])
         resetPeakRSS()

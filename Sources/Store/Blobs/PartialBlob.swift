@@ -24,7 +24,7 @@ public final class PartialBlob: @unchecked Sendable {
     public let hash: String
     public let expectedSize: Int64
     /// Bytes received: where the transfer continues. In the partial file, but for the last
-    /// part of a large photo's data (under 1 MiB), which its direct writer holds until
+    /// part of a large photo's data (at most 1 MiB), which its direct writer holds until
     /// `verify` or `close`.
     public private(set) var size: Int64 = 0
     /// Large photos' data goes past the page cache (`DirectWriter`); nil for small ones,
@@ -113,14 +113,12 @@ public final class PartialBlob: @unchecked Sendable {
                 self.direct = nil
                 try writeAt(refused.offset, refused.pending)
             }
-            hasher.update(bytes)
-            size += Int64(bytes.count)
-            return
+        } else {
+            try BlobStore.writeAll(fd, bytes, path)
         }
-        try BlobStore.writeAll(fd, bytes, path)
         hasher.update(bytes)
         size += Int64(bytes.count)
-        if size - writtenBack >= Self.writeBackBytes {
+        if direct == nil && size - writtenBack >= Self.writeBackBytes {
             // Best effort: the sync at publish makes the data durable whatever happens here.
             _ = sync_file_range(fd, writtenBack, size - writtenBack, Self.startWriting)
             writtenBack = size
@@ -196,9 +194,10 @@ public final class PartialBlob: @unchecked Sendable {
     /// Stops writing, keeping the partial file for a later resume.
     public func close() {
         // Best effort: what is not written is received again on resume.
-        if fd >= 0 { try? flushDirect() }
-        direct = nil
-        if fd >= 0 { Glibc.close(fd) }
+        if fd >= 0 {
+            try? flushDirect()
+            Glibc.close(fd)
+        }
         fd = -1
     }
 
