@@ -246,6 +246,9 @@ final class World {
         for (i, dump) in dumps.enumerated() where dump != dumps[0] {
             failures.append("replica \(i) differs from the owner:\n\(diff(dumps[0], dump))")
         }
+        for (i, replica) in replicas.enumerated() {
+            failures += try replica.store.stampOrderDrift().map { "replica \(i) stamps: \($0)" }
+        }
         let owner = replicas[0].store
         for name in names {
             let visible = try owner.tags(zone: zone).filter { $0.name == name }

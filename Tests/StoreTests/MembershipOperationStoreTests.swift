@@ -12,7 +12,7 @@ import Testing
         let owner = randomPeer()
         do {
             let db = try Database(path: state + "/private.sqlite")
-            for sql in Migrations.all.prefix(8) { try db.execute(sql) }
+            for migration in Migrations.all.prefix(8) { try migration.run(db) }
             try db.execute("PRAGMA user_version = 8")
             try db.run("INSERT INTO zones (id, owner, created_at) VALUES ('z1', ?, 1)", owner.description)
             try db.run(

@@ -18,7 +18,7 @@ import Testing
         // A private store as the previous version left it: schema 4, one share, one participant.
         do {
             let db = try Database(path: state + "/private.sqlite")
-            for sql in Migrations.all.prefix(4) { try db.execute(sql) }
+            for migration in Migrations.all.prefix(4) { try migration.run(db) }
             try db.execute("PRAGMA user_version = 4")
             try db.run("INSERT INTO zones (id, owner, created_at) VALUES ('z1', ?, 1)", owner.description)
             try db.run(

@@ -17,12 +17,13 @@ import Testing
         let dump = try store.canonicalDump(zone: zone)
         let delta = try store.changes(zone: zone, since: VectorClock())
         let stampRows = try store.read { db in
-            try db.first("SELECT count(*) FROM stamps WHERE object = ?", photo) { $0.int(0) }
+            try db.first("SELECT count(*) FROM stamp_order WHERE object = ?", photo) { $0.int(0) }
         }
         // Created in one transaction, renamed in a second: two stamps, so two rows.
         #expect(stampRows == 2)
         // Back to schema 17, with one entry of history as schema 17 wrote it.
         try store.writeLocal { db in
+            try db.execute(SchemaDowngrade.toSchema18)
             try db.execute(SchemaDowngrade.toSchema17)
             try db.run("INSERT INTO history (author, timestamp) VALUES ('local', 1)")
             try db.run(
@@ -44,7 +45,7 @@ import Testing
         #expect(version == Migrations.all.count)
         #expect(
             try upgraded.read { db in
-                try db.first("SELECT count(*) FROM stamps WHERE object = ?", photo) { $0.int(0) }
+                try db.first("SELECT count(*) FROM stamp_order WHERE object = ?", photo) { $0.int(0) }
             } == 2)
         #expect(try upgraded.canonicalDump(zone: zone) == dump)
         #expect(try upgraded.changes(zone: zone, since: VectorClock()) == delta)
@@ -54,7 +55,7 @@ import Testing
         try upgraded.renamePhoto(photo, to: "coast.jpg")
         #expect(
             try upgraded.read { db in
-                try db.first("SELECT count(*) FROM stamps WHERE object = ?", photo) { $0.int(0) }
+                try db.first("SELECT count(*) FROM stamp_order WHERE object = ?", photo) { $0.int(0) }
             } == 2)
         #expect(try upgraded.photo(photo)?.name == "coast.jpg")
         let latest = try #require(try upgraded.history().last)

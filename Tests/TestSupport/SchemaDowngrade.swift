@@ -1,7 +1,45 @@
 /// SQL taking a store back to an earlier schema, for tests that open data an earlier version
 /// wrote: each runs after the later downgrades, before the test's own drops.
 public enum SchemaDowngrade {
-    /// Undoes migration 18: stamps one row per field again (with migration 5's view over
+    /// Undoes migration 19: stamps back in a `stamps` table of their own (one row per object
+    /// and distinct stamp, from `stamp_order`, which holds the same groups), no `stamps`
+    /// column in the rows, and migration 18's view.
+    public static let toSchema18 = """
+        DROP VIEW live_links;
+        CREATE TABLE stamps (
+            entity INTEGER NOT NULL,
+            object TEXT NOT NULL,
+            peer INTEGER NOT NULL,
+            hlc INTEGER NOT NULL,
+            zone TEXT NOT NULL,
+            fields INTEGER NOT NULL,
+            PRIMARY KEY (entity, object, peer, hlc)
+        ) WITHOUT ROWID;
+        INSERT INTO stamps (entity, object, peer, hlc, zone, fields)
+            SELECT entity, object, peer, hlc, zone, fields FROM stamp_order;
+        CREATE INDEX stamps_by_zone ON stamps (zone, peer, hlc, fields);
+        DROP TABLE stamp_order;
+        ALTER TABLE shares DROP COLUMN stamps;
+        ALTER TABLE participants DROP COLUMN stamps;
+        ALTER TABLE photos DROP COLUMN stamps;
+        ALTER TABLE tags DROP COLUMN stamps;
+        ALTER TABLE ratings DROP COLUMN stamps;
+        ALTER TABLE photo_tags DROP COLUMN stamps;
+        CREATE VIEW live_links AS
+        SELECT pt.id AS id, pt.photo_id AS photo_id, pt.tag_id AS tag_id, t.winner AS winner, pt.zone AS zone
+        FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id
+        LEFT JOIN stamps s ON s.entity = 6 AND s.object = pt.id AND s.fields & 8 != 0
+        LEFT JOIN peers sp ON sp.idx = s.peer
+        WHERE pt.linked = 1 AND t.winner IS NOT NULL AND NOT EXISTS (
+            SELECT 1 FROM photo_tags o CROSS JOIN tags ot CROSS JOIN stamps so
+            WHERE o.photo_id = pt.photo_id AND o.linked = 0 AND ot.id = o.tag_id AND ot.winner = t.winner
+              AND so.entity = 6 AND so.object = o.id AND so.fields & 8 != 0
+              AND (so.hlc > s.hlc OR (so.hlc = s.hlc
+                   AND (SELECT peer_id FROM peers WHERE idx = so.peer) > sp.peer_id)));
+        PRAGMA user_version = 18;
+        """
+
+    /// Undoes migration 18 (after `toSchema18`): stamps one row per field again (with migration 5's view over
     /// them, as schema 17 had it), `photos_by_hash` back, and no packed history (entries written since lose their
     /// changes, which no upgrade test reads).
     public static let toSchema17 = """

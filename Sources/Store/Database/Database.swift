@@ -37,6 +37,7 @@ public final class Database: @unchecked Sendable {
         self.path = path
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        StampFunctions.register(on: db)
         let mode = try scalarString("PRAGMA journal_mode=WAL")
         guard mode == "wal" else {
             throw DatabaseError(

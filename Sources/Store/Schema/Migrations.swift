@@ -3,9 +3,10 @@
 /// A released migration is never edited: a change to the schema is a new entry at the end,
 /// so a store written by any earlier version opens and upgrades in place.
 enum Migrations {
-    static let all: [String] = [
-        v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18,
-    ]
+    static let all: [Migration] =
+        [
+            v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18,
+        ].map(Migration.init(sql:)) + [v19]
 
     /// Brings `db` to the latest version, each migration in its own transaction (a new
     /// store's all in one: each page is then written to the log once, not once per migration,
@@ -19,14 +20,14 @@ enum Migrations {
         }
         if current == 0 {
             try db.transaction {
-                for sql in all { try db.execute(sql) }
+                for migration in all { try migration.run(db) }
                 try db.execute("PRAGMA user_version = \(all.count)")
             }
             return .created
         }
-        for (index, sql) in all.enumerated() where index >= current {
+        for (index, migration) in all.enumerated() where index >= current {
             try db.transaction {
-                try db.execute(sql)
+                try migration.run(db)
                 try db.execute("PRAGMA user_version = \(index + 1)")
             }
         }

@@ -107,7 +107,7 @@ extension LibraryStore {
             let object = set.objects[index]
             do {
                 let own = deliverable(object, context)
-                let (winners, stale, existing) = try merge(own, context, db)
+                let (winners, stale, existing, prior) = try merge(own, context, db)
                 report.stale += stale + object.fields.count - own.fields.count
                 report.applied += winners.count
                 if object.entity == .photo, existing != nil,
@@ -115,7 +115,8 @@ extension LibraryStore {
                 {
                     report.releasedData.insert(hash)
                 }
-                try tx.write(object.entity, object.id, zone: set.zone, winners, existing: existing)
+                try tx.write(
+                    object.entity, object.id, zone: set.zone, winners, existing: existing, prior: prior)
                 if !winners.isEmpty { context.noteInZone(object.entity, object.id) }
                 if object.entity == .share || object.entity == .participant {
                     context.permissions = [:]
@@ -215,13 +216,14 @@ extension LibraryStore {
     /// `ChangeRefusal` when the object must be refused as a whole.
     private func merge(
         _ object: ObjectChange, _ context: ApplyContext, _ db: Database
-    ) throws -> ([(UInt8, SQLValue, Stamp)], Int, Int64?) {
+    ) throws -> ([(UInt8, SQLValue, Stamp)], Int, Int64?, (zone: String, stamps: StampGroups)?) {
         let entity = object.entity
-        guard !object.fields.isEmpty else { return ([], 0, nil) }
+        guard !object.fields.isEmpty else { return ([], 0, nil, nil) }
         try checkAuthors(object, context, db)
         var row = try db.first(EntitySQL.row(entity), object.id) { row in
-            (0..<(entity.fields.count + 2)).map { row.value($0) }
+            (0..<(entity.fields.count + 3)).map { row.value($0) }
         }
+        var held = row.map { StampGroups($0[entity.fields.count + 2]) } ?? StampGroups()
         if let existing = row, case .text(let otherZone) = existing[0], otherZone != context.zone {
             // The owner may move an object between its zones (stopped, then shared again):
             // the stale copy of the old zone gives way. Anyone else is refused.
@@ -232,20 +234,18 @@ extension LibraryStore {
             // A set of the old zone that arrives after the move (relayed late, or from a device
             // that has not seen the move) is stale there: the object stays where its newer
             // fields put it.
-            let held = try db.first(
-                "SELECT max(hlc) FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), object.id
-            ) { $0.isNull(0) ? nil : $0.uint64(0) }
-            if let held = held ?? nil, object.fields.allSatisfy({ $0.stamp.hlc < held }) {
-                return ([], object.fields.count, nil)
+            if let highest = held.highestHLC, object.fields.allSatisfy({ $0.stamp.hlc < highest }) {
+                return ([], object.fields.count, nil, nil)
             }
-            try db.run(EntitySQL.delete(entity), object.id)
             try Self.forgetStamps(entity, object.id, db)
+            try db.run(EntitySQL.delete(entity), object.id)
             context.known.forget()
             row = nil
+            held = StampGroups()
         }
-        // At most one stamp per field: a short list beats a dictionary. An object without a
-        // row has no stamps (they go with it): one lookup fewer per new object.
-        let stamps = row == nil ? [] : try fieldStamps(entity, object.id, db)
+        // At most one stamp per field: a short list beats a dictionary. The stamps come with
+        // the row (an object without a row has none).
+        let stamps = fieldStamps(held, db)
         let tombstoned = row.map { $0[1] != .integer(0) } ?? false
         // Codes of 64 and more are refused by `validate` at their first appearance.
         var seen: UInt64 = 0
@@ -284,7 +284,11 @@ extension LibraryStore {
             }
         }
         let existing: Int64? = row.map { if case .integer(let v) = $0[1] { return v } else { return 0 } }
-        return (winners, stale, existing)
+        let prior = row.map { row -> (zone: String, stamps: StampGroups) in
+            guard case .text(let zone) = row[0] else { return ("", held) }
+            return (zone, held)
+        }
+        return (winners, stale, existing, prior)
     }
 }
 

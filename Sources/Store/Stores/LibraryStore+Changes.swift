@@ -40,7 +40,7 @@ extension LibraryStore {
     /// vouches for them (its `until`). The next page starts from the last batch's `until`.
     ///
     /// Memory follows the limit, not the zone: only the stamps up to the page's last one are
-    /// read (found first on the `stamps_by_zone` index, which holds each row's fields), and
+    /// read (found first in `stamp_order`, which holds each group's fields), and
     /// each object's values once per batch. An object's later fields ride along with its
     /// first appearance, so a receiver never sees half of a new object (the repeats are
     /// harmless: merging is idempotent).
@@ -120,7 +120,7 @@ extension LibraryStore {
             // A row stamps one field or more: at most `fields + 1` rows are needed.
             var counted = 0
             try db.forEach(
-                "SELECT hlc, fields FROM stamps WHERE zone = ? AND peer = ? AND hlc > ? ORDER BY hlc LIMIT ?",
+                "SELECT hlc, fields FROM stamp_order WHERE zone = ? AND peer = ? AND hlc > ? ORDER BY hlc LIMIT ?",
                 zone, index, since[peer], fields + 1
             ) { row in
                 guard counted <= fields else { return }
@@ -138,7 +138,7 @@ extension LibraryStore {
         return nil
     }
 
-    /// The rows of `stamps` not covered by `since` with stamps up to `last` (all when nil),
+    /// The rows of `stamp_order` not covered by `since` with stamps up to `last` (all when nil),
     /// oldest first.
     private func stampRows(
         _ zone: String, _ since: VectorClock, _ peers: [(index: Int64, peer: PeerID)], upTo last: Stamp?,
@@ -150,7 +150,7 @@ extension LibraryStore {
             guard upper > since[peer] else { continue }
             try db.forEach(
                 """
-                SELECT entity, object, fields, hlc FROM stamps
+                SELECT entity, object, fields, hlc FROM stamp_order
                 WHERE zone = ? AND peer = ? AND hlc > ? AND hlc <= ? ORDER BY hlc
                 """,
                 zone, index, since[peer], upper
@@ -214,7 +214,7 @@ extension LibraryStore {
     }
 }
 
-/// One row of `stamps`: an object's fields that carry one stamp.
+/// One row of `stamp_order`: an object's fields that carry one stamp.
 struct StampRow {
     let stamp: Stamp
     let key: ObjectKey

@@ -49,7 +49,9 @@ extension LibraryStore {
         let hlc = tx.stamp.hlc
         try db.execute(
             """
-            CREATE TEMP TABLE IF NOT EXISTS dedup_losers (id TEXT PRIMARY KEY) WITHOUT ROWID;
+            CREATE TEMP TABLE IF NOT EXISTS dedup_losers (
+                id TEXT PRIMARY KEY, peer INTEGER, hlc INTEGER, rest INTEGER
+            ) WITHOUT ROWID;
             CREATE TEMP TABLE IF NOT EXISTS dedup_names (name TEXT PRIMARY KEY) WITHOUT ROWID;
             DELETE FROM dedup_losers; DELETE FROM dedup_names;
             """)
@@ -58,35 +60,45 @@ extension LibraryStore {
             for name in names { try db.run("INSERT INTO dedup_names (name) VALUES (?)", name) }
             onlyNames = " AND t.name IN (SELECT name FROM dedup_names)"
         }
+        let code = Int(Entity.deletedField)
+        let bit = FieldMask.bit(Entity.deletedField)
+        // Each loser with the stamp of its tombstone and the other fields of that stamp.
         try db.run(
             """
-            INSERT INTO dedup_losers SELECT id FROM tags t
-            WHERE zone = ? AND deleted = 0 AND winner IS NOT NULL AND winner != id\(onlyNames)
-            """, zone)
+            INSERT INTO dedup_losers (id, peer, hlc, rest)
+            SELECT id, stamp_peer(stamps, ?2), stamp_hlc(stamps, ?2), stamp_fields(stamps, ?2) & ~?3 FROM tags t
+            WHERE zone = ?1 AND deleted = 0 AND winner IS NOT NULL AND winner != id\(onlyNames)
+            """, zone, code, bit)
         let losers = try db.query("SELECT id FROM dedup_losers") { $0.string(0) }
         if !losers.isEmpty {
-            try db.run("UPDATE tags SET deleted = 2 WHERE id IN (SELECT id FROM dedup_losers)")
-            // The tombstone's bit leaves the row of its old stamp (a row left without fields
-            // goes) and joins the row of this transaction's stamp (FieldMask).
+            // The tombstone's bit leaves the group of its old stamp (whose `stamp_order` row
+            // goes when left without fields) and joins the group of this transaction's stamp
+            // (`StampGroups.move`, in SQL: `stamp_move`).
             let tag = Int(Entity.tag.rawValue)
-            let bit = FieldMask.bit(Entity.deletedField)
             try db.run(
                 """
-                UPDATE stamps SET fields = fields & ~?1
-                WHERE entity = ?2 AND object IN (SELECT id FROM dedup_losers) AND fields & ?1 != 0
-                """, bit, tag)
-            if db.changes > 0 {
+                UPDATE stamp_order SET fields = l.rest FROM dedup_losers l
+                WHERE stamp_order.zone = ? AND stamp_order.peer = l.peer AND stamp_order.hlc = l.hlc
+                  AND stamp_order.entity = ? AND stamp_order.object = l.id AND l.rest != 0
+                """, zone, tag)
+            if try db.first("SELECT 1 FROM dedup_losers WHERE rest = 0 LIMIT 1", map: { _ in true }) != nil {
                 try db.run(
-                    "DELETE FROM stamps WHERE entity = ? AND object IN (SELECT id FROM dedup_losers) AND fields = 0",
-                    tag)
+                    """
+                    DELETE FROM stamp_order WHERE zone = ? AND entity = ?
+                      AND (peer, hlc, object) IN (SELECT peer, hlc, id FROM dedup_losers WHERE rest = 0)
+                    """, zone, tag)
             }
             try db.run(
                 """
-                INSERT INTO stamps (entity, object, peer, hlc, zone, fields)
-                SELECT ?, id, ?, ?, ?, ? FROM dedup_losers WHERE true
-                ON CONFLICT (entity, object, peer, hlc)
-                DO UPDATE SET zone = excluded.zone, fields = fields | excluded.fields
-                """, tag, me, hlc, zone, bit)
+                UPDATE tags SET deleted = 2, stamps = stamp_move(stamps, ?, ?, ?)
+                WHERE id IN (SELECT id FROM dedup_losers)
+                """, bit, me, hlc)
+            try db.run(
+                """
+                INSERT INTO stamp_order (zone, peer, hlc, entity, object, fields)
+                SELECT ?, ?, ?, ?, id, ? FROM dedup_losers WHERE true
+                ON CONFLICT DO UPDATE SET fields = fields | excluded.fields
+                """, zone, me, hlc, tag, bit)
             tx.record(.tag, losers.map { ($0, .delete) }, zone: zone)
         }
         if !losers.isEmpty { tx.markLocalChange(in: zone) }

@@ -103,12 +103,9 @@ extension LibraryStore {
                 // The device that added a photo is the one that stamped its data hash, which
                 // never changes after.
                 sql += """
-                     AND id IN (SELECT s.object FROM stamps s JOIN peers p ON p.idx = s.peer
-                    WHERE s.entity = ? AND s.fields & ? != 0 AND p.peer_id = ?)
+                     AND stamp_peer(stamps, ?) = (SELECT idx FROM peers WHERE peer_id = ?)
                     """
-                values +=
-                    [Int(Entity.photo.rawValue), FieldMask.bit(PhotoField.dataHash.code), device.bytes]
-                    as [any SQLBindable]
+                values += [Int(PhotoField.dataHash.code), device.bytes] as [any SQLBindable]
             }
             if let zone {
                 sql += " AND zone = ?"

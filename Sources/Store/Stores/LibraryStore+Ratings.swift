@@ -26,10 +26,9 @@ extension LibraryStore {
             var raters: [String: PeerID] = [:]
             try db.forEach(
                 """
-                SELECT r.id, s.peer FROM ratings r
-                JOIN stamps s ON s.entity = ? AND s.object = r.id AND s.fields & ? != 0
-                WHERE r.photo_id = ? AND r.deleted = 0
-                """, Int(Entity.rating.rawValue), FieldMask.bit(RatingField.photo.code), photo
+                SELECT r.id, stamp_peer(r.stamps, ?) FROM ratings r
+                WHERE r.photo_id = ? AND r.deleted = 0 AND r.stamps IS NOT NULL
+                """, Int(RatingField.photo.code), photo
             ) { row in
                 if let peer = peer(numbered: row.int64(1), db) { raters[row.string(0)] = peer }
             }

@@ -119,8 +119,8 @@ extension LibraryStore {
             $0.int64(0)
         }
         let tagName = try db.first("SELECT name FROM tags WHERE id = ?", id) { $0.optionalString(0) } ?? nil
-        try db.run(EntitySQL.delete(entity), id)
         try Self.forgetStamps(entity, id, db)
+        try db.run(EntitySQL.delete(entity), id)
         let complete =
             current.map(\.field).allSatisfy { $0 == Entity.deletedField }
             ? !current.isEmpty : entity.requiredFields & ~FieldMask.of(current.map(\.field)) == 0

@@ -22,7 +22,7 @@ extension LibraryStore {
         let selfIndex = try index(of: localPeer, db)
         var fields: [PendingField] = []
         try db.forEach(
-            "SELECT entity, object, fields FROM stamps WHERE zone = ? AND peer = ? AND hlc = ?", zone,
+            "SELECT entity, object, fields FROM stamp_order WHERE zone = ? AND peer = ? AND hlc = ?", zone,
             selfIndex,
             stamp.hlc
         ) { row in

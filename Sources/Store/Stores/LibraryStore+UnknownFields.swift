@@ -51,12 +51,6 @@ extension LibraryStore {
         }
     }
 
-    /// Forgets one object's stamps and kept unknown fields (its row is deleted by the caller).
-    static func forgetStamps(_ entity: Entity, _ id: String, _ db: Database) throws {
-        try db.run("DELETE FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), id)
-        try db.run("DELETE FROM unknown_fields WHERE entity = ? AND object = ?", Int(entity.rawValue), id)
-    }
-
     /// Moves kept values whose field this build knows into their columns: run at start-up,
     /// so the fields a newer peer sent before this peer upgraded take effect after it.
     static func adoptKnownFields(_ db: Database) throws {

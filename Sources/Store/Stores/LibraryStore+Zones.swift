@@ -109,8 +109,8 @@ extension LibraryStore {
         ) { ($0.string(0), $0.optionalString(1), $0.int64(2)) }
         for (id, tag, linked) in links {
             if moving.contains(id) || tag == nil {
-                try tx.db.run("DELETE FROM photo_tags WHERE id = ?", id)
                 try Self.forgetStamps(.link, id, tx.db)
+                try tx.db.run("DELETE FROM photo_tags WHERE id = ?", id)
                 tx.record(.link, id, zone: zone, .delete)
             } else if linked != 0, let tag {
                 try tx.setLink(photo: photo, tag: tag, zone: zone, linked: false)
@@ -129,7 +129,7 @@ extension LibraryStore {
                 for (id, deleted) in ids where deleted == 0 { tx.record(entity, id, zone: zone, .delete) }
             }
             try db.run("DELETE FROM \(entity.table) WHERE zone = ?", zone)
-            try db.run("DELETE FROM stamps WHERE zone = ? AND entity = ?", zone, Int(entity.rawValue))
+            try db.run("DELETE FROM stamp_order WHERE zone = ? AND entity = ?", zone, Int(entity.rawValue))
             try db.run("DELETE FROM unknown_fields WHERE zone = ? AND entity = ?", zone, Int(entity.rawValue))
         }
     }
@@ -145,7 +145,7 @@ extension LibraryStore {
         try write(author: .purge) { tx in
             let db = tx.db
             try hardDelete(zone: zone, entities: Entity.allCases, in: tx)
-            try db.run("DELETE FROM stamps WHERE zone = ?", zone)
+            try db.run("DELETE FROM stamp_order WHERE zone = ?", zone)
             try db.run("DELETE FROM unknown_fields WHERE zone = ?", zone)
             try db.run("DELETE FROM zones WHERE id = ?", zone)
             try db.run("DELETE FROM membership_operations WHERE zone = ?", zone)

@@ -36,12 +36,10 @@ final class Transaction {
     }
 
     private func requireAboveExistingStamps(_ entity: Entity, _ id: String, _ codes: [UInt8]) throws {
-        let highest = try db.first(
-            "SELECT max(hlc) FROM stamps WHERE entity = ? AND object = ?", Int(entity.rawValue), id
-        ) { $0.isNull(0) ? nil : $0.uint64(0) }
-        guard let highest = highest ?? nil, highest >= stamp.hlc else { return }
-        for (code, existing) in try store.fieldStamps(entity, id, db)
-        where codes.contains(code) && existing >= stamp {
+        let stamps = try LibraryStore.zoneAndStamps(entity, id, db)?.stamps ?? StampGroups()
+        guard let highest = stamps.highestHLC, highest >= stamp.hlc else { return }
+        for (code, existing) in store.fieldStamps(stamps, db) where codes.contains(code) && existing >= stamp
+        {
             let ahead =
                 HybridLogicalClock.physical(of: existing.hlc) - HybridLogicalClock.physical(of: stamp.hlc)
             throw StoreError.clockBehind(
@@ -56,10 +54,11 @@ final class Transaction {
 
     /// Writes fields with the stamps they carry: local ones or ones that won a merge.
     /// `existing` is the row's tombstone value when the caller already read it (`.some(nil)`
-    /// for a row known not to exist), saving a lookup.
+    /// for a row known not to exist), saving a lookup; `prior`, the row's zone and stamps
+    /// when the caller read those too.
     func write(
         _ entity: Entity, _ id: String, zone: String, _ values: [(UInt8, SQLValue, Stamp)],
-        existing: Int64?? = .none
+        existing: Int64?? = .none, prior: (zone: String, stamps: StampGroups)? = nil
     ) throws {
         guard !values.isEmpty else { return }
         let existed: Int64?
@@ -68,6 +67,9 @@ final class Transaction {
         } else {
             existed = try db.first("SELECT deleted FROM \(entity.table) WHERE id = ?", id) { $0.int64(0) }
         }
+        // A row that did not exist has no stamps: every row deletion takes its stamps.
+        let before = try existed == nil ? nil : prior ?? LibraryStore.zoneAndStamps(entity, id, db)
+        let after = try stampsAfter(before?.stamps ?? StampGroups(), values)
         guard let derived = entity.derivedColumns(id: id) else {
             throw StoreError.invalid("malformed \(entity.name) ID \(id)")
         }
@@ -76,6 +78,7 @@ final class Transaction {
         bindings.reserveCapacity(values.count + derived.count + 2)
         bindings.append(.text(id))
         bindings.append(.text(zone))
+        bindings.append(after.encoded)
         for column in derived { bindings.append(column.value) }
         var deletes = false
         let inOrder = zip(values, values.dropFirst()).allSatisfy { $0.0.0 <= $0.1.0 }
@@ -98,7 +101,7 @@ final class Transaction {
         }
         try db.run(Self.upsertSQL(entity, mask), sqlValues: bindings)
         if !unknown.isEmpty { try LibraryStore.writeUnknownFields(entity, id, zone: zone, unknown, db) }
-        try writeStamps(entity, id, zone: zone, values, fresh: existed == nil)
+        try writeOrder(entity, id, zone: zone, before: before, after: after)
         if deletes && entity == .photo {
             // The sample deletes a photo's thumbnail with it; only the tombstone stays.
             try db.run("UPDATE photos SET thumbnail = NULL WHERE id = ?", id)
@@ -117,16 +120,11 @@ final class Transaction {
         }
     }
 
-    /// Gives the written fields their stamps: each field's bit leaves the row of its old stamp
-    /// (a row left without fields goes) and joins the row of its new one, so an object keeps
-    /// one row per distinct stamp. The object's other rows follow it into `zone`. A `fresh`
-    /// object (no row before this write) has no stamps yet: every row deletion goes with its
-    /// stamps (`forgetStamps`, `hardDelete`).
-    private func writeStamps(
-        _ entity: Entity, _ id: String, zone: String, _ values: [(UInt8, SQLValue, Stamp)], fresh: Bool
-    ) throws {
-        var groups: [(peer: Int64, hlc: UInt64, mask: Int64)] = []
-        var written: Int64 = 0
+    /// `stamps` with each written field's bit moved to the stamp it carries.
+    private func stampsAfter(_ stamps: StampGroups, _ values: [(UInt8, SQLValue, Stamp)]) throws
+        -> StampGroups
+    {
+        var result = stamps
         var lastPeer: (PeerID, Int64)?
         for (code, _, stamp) in values {
             let peer: Int64
@@ -136,38 +134,38 @@ final class Transaction {
                 peer = try store.index(of: stamp.peer, db)
                 lastPeer = (stamp.peer, peer)
             }
-            let bit = FieldMask.bit(code)
-            written |= bit
-            if let i = groups.firstIndex(where: { $0.peer == peer && $0.hlc == stamp.hlc }) {
-                groups[i].mask |= bit
-            } else {
-                groups.append((peer, stamp.hlc, bit))
-            }
+            result.move(FieldMask.bit(code), toPeer: peer, hlc: stamp.hlc)
         }
+        return result
+    }
+
+    /// Keeps `stamp_order` equal to the object's stamp groups, in the zone of its row: the
+    /// rows of groups that changed are rewritten, those of groups gone deleted, and all of
+    /// them move when the object moves to another zone.
+    private func writeOrder(
+        _ entity: Entity, _ id: String, zone: String, before: (zone: String, stamps: StampGroups)?,
+        after: StampGroups
+    ) throws {
         let kind = SQLValue.integer(Int64(entity.rawValue))
-        if !fresh {
-            try db.run(
-                """
-                UPDATE stamps SET fields = fields & ~?1, zone = ?2
-                WHERE entity = ?3 AND object = ?4 AND (fields & ?1 != 0 OR zone != ?2)
-                """, sqlValues: [.integer(written), .text(zone), kind, .text(id)])
-            if db.changes > 0 {
+        let moved = before.map { $0.zone != zone } ?? false
+        for pair in (before?.stamps ?? StampGroups()).pairs(with: after)
+        where moved || pair.before != pair.after {
+            if let before, pair.before != 0, moved || pair.after == 0 {
                 try db.run(
-                    "DELETE FROM stamps WHERE entity = ? AND object = ? AND fields = 0",
-                    sqlValues: [kind, .text(id)])
+                    "DELETE FROM stamp_order WHERE zone = ? AND peer = ? AND hlc = ? AND entity = ? AND object = ?",
+                    sqlValues: [.text(before.zone), .integer(pair.peer), pair.hlc.sqlValue, kind, .text(id)])
             }
-        }
-        for group in groups {
-            try db.run(
-                """
-                INSERT INTO stamps (entity, object, peer, hlc, zone, fields) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (entity, object, peer, hlc)
-                DO UPDATE SET zone = excluded.zone, fields = fields | excluded.fields
-                """,
-                sqlValues: [
-                    kind, .text(id), .integer(group.peer), group.hlc.sqlValue, .text(zone),
-                    .integer(group.mask),
-                ])
+            if pair.after != 0 {
+                try db.run(
+                    """
+                    INSERT INTO stamp_order (zone, peer, hlc, entity, object, fields) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT DO UPDATE SET fields = excluded.fields
+                    """,
+                    sqlValues: [
+                        .text(zone), .integer(pair.peer), pair.hlc.sqlValue, kind, .text(id),
+                        .integer(pair.after),
+                    ])
+            }
         }
     }
 
@@ -279,11 +277,13 @@ final class Transaction {
                 entity.column(for: UInt8($0))
             }
             let derived = entity.derivedColumns(id: "a/b")!.map(\.column)
-            let names = (["id", "zone"] + derived + columns).joined(separator: ", ")
-            let marks = Array(repeating: "?", count: columns.count + derived.count + 2).joined(
+            let names = (["id", "zone", "stamps"] + derived + columns).joined(separator: ", ")
+            let marks = Array(repeating: "?", count: columns.count + derived.count + 3).joined(
                 separator: ", ")
-            let updates = (["zone = excluded.zone"] + columns.map { "\($0) = excluded.\($0)" }).joined(
-                separator: ", ")
+            let updates =
+                (["zone = excluded.zone", "stamps = excluded.stamps"]
+                + columns.map { "\($0) = excluded.\($0)" }).joined(
+                    separator: ", ")
             let sql =
                 "INSERT INTO \(entity.table) (\(names)) VALUES (\(marks)) ON CONFLICT (id) DO UPDATE SET \(updates)"
             upserts[key] = sql
