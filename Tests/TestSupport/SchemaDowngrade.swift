@@ -3,7 +3,7 @@
 public enum SchemaDowngrade {
     /// Undoes migration 19: stamps back in a `stamps` table of their own (one row per object
     /// and distinct stamp, from `stamp_order`, which holds the same groups), no `stamps`
-    /// column in the rows, and migration 18's view.
+    /// column in the rows, `photo_tags_by_photo` back, and migration 18's view.
     public static let toSchema18 = """
         DROP VIEW live_links;
         CREATE TABLE stamps (
@@ -19,6 +19,7 @@ public enum SchemaDowngrade {
             SELECT entity, object, peer, hlc, zone, fields FROM stamp_order;
         CREATE INDEX stamps_by_zone ON stamps (zone, peer, hlc, fields);
         DROP TABLE stamp_order;
+        CREATE INDEX photo_tags_by_photo ON photo_tags (photo_id, linked);
         ALTER TABLE shares DROP COLUMN stamps;
         ALTER TABLE participants DROP COLUMN stamps;
         ALTER TABLE photos DROP COLUMN stamps;

@@ -17,12 +17,16 @@ extension Migrations {
     /// `stamps` column of its own row (`StampGroups`), and deltas find them in stamp order in
     /// `stamp_order (zone, peer, hlc, entity, object, fields)`, one row per object and distinct
     /// stamp, appended in HLC order. A new object costs one random B-tree insert fewer.
-    /// `live_links` reads a link's `linked` stamp from its row (`StampFunctions`). Stamps whose
+    /// `live_links` reads a link's `linked` stamp from its row (`StampFunctions`). And
+    /// `photo_tags_by_photo` goes: a link's ID is `photo/tag`, so the index on `id` finds a
+    /// photo's links (`LibraryStore.linksOf`), and every new link wrote one random B-tree
+    /// entry fewer (a join 12 % faster, issue 17). Stamps whose
     /// object has no row (none should exist: a row's deletion takes its stamps) are dropped.
     static let v19 = Migration { db in
         try db.execute(
             """
             DROP VIEW live_links;
+            DROP INDEX photo_tags_by_photo;
             ALTER TABLE shares ADD COLUMN stamps BLOB;
             ALTER TABLE participants ADD COLUMN stamps BLOB;
             ALTER TABLE photos ADD COLUMN stamps BLOB;
@@ -56,7 +60,7 @@ extension Migrations {
             FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id
             WHERE pt.linked = 1 AND t.winner IS NOT NULL AND NOT EXISTS (
                 SELECT 1 FROM photo_tags o CROSS JOIN tags ot
-                WHERE o.photo_id = pt.photo_id AND o.linked = 0 AND ot.id = o.tag_id AND ot.winner = t.winner
+                WHERE o.id > pt.photo_id || '/' AND o.id < pt.photo_id || '0' AND o.linked = 0 AND ot.id = o.tag_id AND ot.winner = t.winner
                   AND (stamp_hlc(o.stamps, 3) > stamp_hlc(pt.stamps, 3) OR (stamp_hlc(o.stamps, 3) = stamp_hlc(pt.stamps, 3)
                        AND (SELECT peer_id FROM peers WHERE idx = stamp_peer(o.stamps, 3))
                          > (SELECT peer_id FROM peers WHERE idx = stamp_peer(pt.stamps, 3)))));

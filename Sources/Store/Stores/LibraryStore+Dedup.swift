@@ -151,4 +151,12 @@ extension Transaction {
 extension LibraryStore {
     /// The object ID of the link between a photo and a tag.
     public static func linkID(photo: String, tag: String) -> String { "\(photo)/\(tag)" }
+
+    /// SQL condition for the links of one photo: their IDs run from `photo/` to just before
+    /// `photo0` ('0' follows '/'), so the index on `id` finds them and links need no index of
+    /// their own by photo (migration 19). `photo` is an SQL expression (a parameter or a
+    /// column); `link` the alias of the `photo_tags` row.
+    static func linksOf(photo: String, link: String) -> String {
+        "\(link).id > \(photo) || '/' AND \(link).id < \(photo) || '0'"
+    }
 }

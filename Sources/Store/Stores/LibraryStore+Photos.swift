@@ -59,7 +59,10 @@ extension LibraryStore {
                 $0.string(0)
             }
             for rating in ratings { try tx.delete(.rating, rating, zone: zone) }
-            let links = try db.query("SELECT tag_id FROM photo_tags WHERE photo_id = ? AND linked = 1", id) {
+            let links = try db.query(
+                "SELECT tag_id FROM photo_tags pt WHERE \(Self.linksOf(photo: "?1", link: "pt")) AND linked = 1",
+                id
+            ) {
                 $0.string(0)
             }
             for tag in links { try tx.setLink(photo: id, tag: tag, zone: zone, linked: false) }
@@ -161,7 +164,7 @@ extension LibraryStore {
         try db.query(
             """
             SELECT DISTINCT w.id, w.uuid, w.name FROM live_links l JOIN tags w ON w.id = l.winner
-            WHERE l.photo_id = ? ORDER BY w.name, w.uuid
+            WHERE \(Self.linksOf(photo: "?1", link: "l")) ORDER BY w.name, w.uuid
             """, id
         ) { TagRef(id: $0.string(0), uuid: $0.string(1), name: $0.string(2)) }
     }

@@ -43,7 +43,7 @@ extension LibraryStore {
             let raw = try tx.db.query(
                 """
                 SELECT pt.tag_id FROM photo_tags pt JOIN tags t ON t.id = pt.tag_id
-                WHERE pt.photo_id = ? AND pt.linked = 1 AND t.winner = ?
+                WHERE \(Self.linksOf(photo: "?1", link: "pt")) AND pt.linked = 1 AND t.winner = ?2
                 """, photo, tag
             ) { $0.string(0) }
             for rawTag in raw { try tx.setLink(photo: photo, tag: rawTag, zone: zone, linked: false) }

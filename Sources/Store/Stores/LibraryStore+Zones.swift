@@ -105,7 +105,8 @@ extension LibraryStore {
         throws
     {
         let links = try tx.db.query(
-            "SELECT id, tag_id, linked FROM photo_tags WHERE photo_id = ? AND zone = ?", photo, zone
+            "SELECT id, tag_id, linked FROM photo_tags pt WHERE \(Self.linksOf(photo: "?1", link: "pt")) AND zone = ?2",
+            photo, zone
         ) { ($0.string(0), $0.optionalString(1), $0.int64(2)) }
         for (id, tag, linked) in links {
             if moving.contains(id) || tag == nil {
