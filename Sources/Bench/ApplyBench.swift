@@ -22,8 +22,7 @@ struct ApplyBench {
         }
         var objects = (0..<100).map { benchTag($0, stamp()) }
         for p in 0..<photos {
-            let hash = String(repeating: String(format: "%02x", p % 256), count: 32)
-            objects += benchPhoto(p, hash: hash, tag: p % 100, stamp())
+            objects += benchPhoto(p, hash: benchHash(p), tag: p % 100, stamp())
         }
         var batches: [[ObjectChange]] = [[]]
         var count = 0

@@ -31,7 +31,7 @@ struct DeltaBench {
         for p in 0..<photos {
             hlc += 1
             let s = Stamp(hlc: hlc, peer: author)
-            for object in benchPhoto(p, hash: String(format: "%064x", p), tag: p % 1_000, s) { add(object) }
+            for object in benchPhoto(p, hash: benchHash(p), tag: p % 1_000, s) { add(object) }
         }
         sets.append(batch)
         for set in try zone.chained(sets, startHLC: hlc) { _ = try store.apply(set, from: author) }
