@@ -63,6 +63,7 @@ for run in 1...runs {
     }
     if wanted("raw") {
         results.append(contentsOf: try RawInsertBench(directory: scratch + "/raw").run())
+        results.append(contentsOf: try LayoutInsertBench(directory: scratch + "/layout").run())
     }
     let replicationParts: Set<String> = ["latency", "initial", "bulk"]
     let parts = wanted("replication") ? replicationParts : replicationParts.filter(wanted)
