@@ -4,8 +4,9 @@ import Testing
 @testable import Store
 
 /// Links have no index by photo since migration 19: a photo's links are found on the ID
-/// index (`LibraryStore.linksOf`). A query that no longer matches that range would scan every
-/// link of the library for each photo shown; these plans say it does not.
+/// index (`LibraryStore.linksOf`), and the unset ones `live_links` looks for on a partial
+/// index. A query that no longer matches would scan every link of the library, or every link
+/// of the photo once per link, for each photo shown; these plans say it does not.
 @Suite struct LinkLookupPlanTests {
     @Test func aPhotosLinksAreSearchedOnTheIDIndexNeverScanned() throws {
         let library = try TestLibrary()
@@ -25,6 +26,12 @@ import Testing
             #expect(!plan.contains { $0.hasPrefix("SCAN pt") || $0.hasPrefix("SCAN o") }, "\(plan)")
             #expect(plan.contains { $0.contains("(id>? AND id<?)") }, "\(plan)")
         }
+        // The removals `live_links` looks for, on the partial index of unset links.
+        let view = try store.read { db in
+            try db.query("EXPLAIN QUERY PLAN " + queries[1], photo) { $0.string(3) }
+        }
+        #expect(
+            view.contains { $0.contains("SEARCH o USING INDEX photo_tags_unlinked (photo_id=?)") }, "\(view)")
         #expect(try store.photo(photo)?.tags.map(\.name) == ["sand", "sea"])
     }
 }

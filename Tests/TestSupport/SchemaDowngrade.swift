@@ -20,6 +20,7 @@ public enum SchemaDowngrade {
         CREATE INDEX stamps_by_zone ON stamps (zone, peer, hlc, fields);
         DROP TABLE stamp_order;
         CREATE INDEX photo_tags_by_photo ON photo_tags (photo_id, linked);
+        DROP INDEX photo_tags_unlinked;
         ALTER TABLE shares DROP COLUMN stamps;
         ALTER TABLE participants DROP COLUMN stamps;
         ALTER TABLE photos DROP COLUMN stamps;
