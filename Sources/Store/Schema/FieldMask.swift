@@ -1,6 +1,6 @@
-/// The field codes one row of the `stamps` table stands for: the bitmask in its `fields`
-/// column, bit n for code n (codes are below 64), since the table keeps one row per object
-/// and distinct stamp rather than one per field (migration 18).
+/// The field codes one stamp group stands for (`StampGroups`, and the `fields` column of
+/// `stamp_order`): bit n for code n (codes are below 64), since an object keeps one group
+/// per distinct stamp rather than one stamp per field (migrations 18 and 19).
 enum FieldMask {
     /// The bit of one field code.
     static func bit(_ code: UInt8) -> Int64 {

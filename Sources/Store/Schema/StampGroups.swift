@@ -33,10 +33,6 @@ struct StampGroups: Equatable {
             self.init()
             return
         }
-        self.init(bytes: bytes)
-    }
-
-    init(bytes: [UInt8]) {
         self = bytes.withUnsafeBytes { StampGroups(raw: $0) }
     }
 

@@ -4,7 +4,7 @@
 /// photo caption, say). Refusing the object would be wrong twice over: the clock merged with
 /// the change set would claim the change anyway, so after this peer upgrades nobody would
 /// ever send it again. So an unknown field of a known entity is stored as it came — value
-/// in `unknown_fields`, stamp in `stamps` like every field — merged last-writer-wins, and
+/// in `unknown_fields`, stamp in the row's `stamps` like every field — merged last-writer-wins, and
 /// sent on to other peers with the rest of the zone. When a later version of this build
 /// knows the field (its migration adds the column), `adoptKnownFields` moves the kept
 /// values into their columns at start-up.

@@ -22,7 +22,7 @@ public final class LibraryStore: @unchecked Sendable {
     let lock = Lock()
     let limits: StoreLimits
     let ids: IDSource
-    /// The small integers standing for peers in the stamps and clocks tables, both ways;
+    /// The small integers standing for peers in the stamps and clocks, both ways;
     /// guarded by `lock`, so reached only through methods that take the connection.
     private var peerIndex: [PeerID: Int64] = [:]
     private var peerByIndex: [Int64: PeerID] = [:]
@@ -200,7 +200,7 @@ public final class LibraryStore: @unchecked Sendable {
         }
     }
 
-    /// The small integer standing for `peer` in the stamps and clocks tables, numbering it
+    /// The small integer standing for `peer` in the stamps and clocks, numbering it
     /// if it is new. `db` is the connection a `read`/`write` closure was given.
     func index(of peer: PeerID, _ db: Database) throws -> Int64 {
         if let idx = peerIndex[peer] { return idx }
@@ -211,12 +211,12 @@ public final class LibraryStore: @unchecked Sendable {
         return idx
     }
 
-    /// Every peer the stamps and clocks tables number: each device that wrote something here.
+    /// Every peer the stamps and clocks number: each device that wrote something here.
     public func numberedPeers() throws -> [PeerID] {
         try read { _ in Array(peerByIndex.values) }
     }
 
-    /// The peer a number in the stamps and clocks tables stands for. Taking the connection
+    /// The peer a number in the stamps and clocks stands for. Taking the connection
     /// a `read`/`write` closure was given keeps the lookup inside the lock.
     func peer(numbered index: Int64, _ db: Database) -> PeerID? {
         peerByIndex[index]
