@@ -23,7 +23,7 @@ import Testing
         #expect(stampRows == 2)
         // Back to schema 17, with one entry of history as schema 17 wrote it.
         try store.writeLocal { db in
-            try db.execute(SchemaDowngrade.toSchema18)
+            try db.execute(SchemaDowngrade.toSchema19 + SchemaDowngrade.toSchema18)
             try db.execute(SchemaDowngrade.toSchema17)
             try db.run("INSERT INTO history (author, timestamp) VALUES ('local', 1)")
             try db.run(

@@ -29,7 +29,7 @@ import Testing
             }
         }
         #expect(order.count >= 10)
-        try store.writeLocal { db in try db.execute(SchemaDowngrade.toSchema18) }
+        try store.writeLocal { db in try db.execute(SchemaDowngrade.toSchema19 + SchemaDowngrade.toSchema18) }
         let path = library.directory.file("state")
         let peer = library.peer
         library.library.close()

@@ -1,7 +1,13 @@
 /// SQL taking a store back to an earlier schema, for tests that open data an earlier version
 /// wrote: each runs after the later downgrades, before the test's own drops.
 public enum SchemaDowngrade {
-    /// Undoes migration 19: stamps back in a `stamps` table of their own (one row per object
+    /// Undoes migration 20: no index of the live losers.
+    public static let toSchema19 = """
+        DROP INDEX tags_live_losers;
+        PRAGMA user_version = 19;
+        """
+
+    /// Undoes migration 19 (after `toSchema19`): stamps back in a `stamps` table of their own (one row per object
     /// and distinct stamp, from `stamp_order`, which holds the same groups), no `stamps`
     /// column in the rows, `photo_tags_by_photo` back, and migration 18's view.
     public static let toSchema18 = """
