@@ -22,7 +22,7 @@ final class ThumbnailWorker: Sendable {
             maker: .besideDaemon(maxBytes: library.limits.maxThumbnailBytes), kept: Guarded([]))
         let stopping = stopping
         // A wake finds every job in the tables: several waiting wakes need one drain.
-        thread = JobThread(linger: .seconds(1)) { _ in runner.drain(until: stopping) }
+        thread = JobThread(name: "thumbnails", linger: .seconds(1)) { _ in runner.drain(until: stopping) }
         for store in library.stores {
             store.observeThumbnailJobs { [weak self] in self?.wake(.queued) }
         }

@@ -50,7 +50,7 @@ public final class LocalDiscovery: @unchecked Sendable {
     public var status: DiscoveryCounts { counts.withLock { $0 } }
 
     public func start() {
-        thread = IOThread.start { [self] in run() }
+        thread = IOThread.start(name: "discovery") { [self] in run() }
         engine.logger.log(.info, "local discovery on UDP port \(socket.port)")
     }
 

@@ -17,7 +17,7 @@ final class DataCommitter: Sendable {
     /// A group smaller than 64 waits up to 1 ms for more: each sync is a disk flush (and, in
     /// a virtual machine, an exit to the host), so a steady stream of photos is synced in
     /// groups instead of one by one; a single photo is delayed by at most that millisecond.
-    private let thread = JobThread<Job>(gather: (.milliseconds(1), 64)) { jobs in
+    private let thread = JobThread<Job>(name: "data-commit", gather: (.milliseconds(1), 64)) { jobs in
         let failures = BlobStore.publish(jobs.map(\.blob))
         for (job, failure) in zip(jobs, failures) { job.done(failure) }
     }

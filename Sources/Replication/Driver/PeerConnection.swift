@@ -36,7 +36,7 @@ final class PeerConnection: @unchecked Sendable {
     private let inbox: Inbox
     /// Change sets being applied, off the worker, in order; drained before the connection
     /// reports its end (the library may be closed right after).
-    private let storeWork = JobThread<@Sendable () -> Void> { jobs in
+    private let storeWork = JobThread<@Sendable () -> Void>(name: "peer-store") { jobs in
         for job in jobs { job() }
     }
     /// Jobs of `storeWork` not finished: the worker waits while there are three (the one
@@ -119,8 +119,8 @@ final class PeerConnection: @unchecked Sendable {
 
     /// Starts the reader and worker threads.
     func start() {
-        let reader = IOThread.start { [self] in readLoop() }
-        IOThread.detach { [self] in
+        let reader = IOThread.start(name: "peer-read") { [self] in readLoop() }
+        IOThread.detach(name: "peer-work") { [self] in
             workerLoop()
             // Closing wakes the reader (blocked in a read, or waiting for inbox space).
             tls.close()

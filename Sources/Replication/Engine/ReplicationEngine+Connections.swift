@@ -105,7 +105,7 @@ extension ReplicationEngine: ConnectionOwner {
         var server = TLSConfiguration.server(identity: identity) { _ in true }
         server.handshakeTimeout = configuration.handshakeTimeout
         let tls = server
-        IOThread.detach { [self] in
+        IOThread.detach(name: "peer-tls") { [self] in
             do {
                 let connection = try TLSConnection.handshake(over: socket, configuration: tls)
                 startConnection(connection, connectedAt: connectedAt, ticket: ticket)

@@ -91,7 +91,7 @@ extension ReplicationEngine {
         }
         for (peer, addresses) in due {
             logger.log(.debug, "dialing \(addresses.map(\.description).joined(separator: ", "))", peer: peer)
-            IOThread.detach { [self] in dial(peer, at: addresses) }
+            IOThread.detach(name: "peer-dial") { [self] in dial(peer, at: addresses) }
         }
     }
 

@@ -90,7 +90,7 @@ public final class ReplicationEngine: @unchecked Sendable {
             store.observe { [weak self] entry in self?.committed(entry, relays: relays) }
             store.observeClockMoves { [weak self] zone in self?.clockMoved(zone) }
         }
-        let loop = IOThread.start { [self] in runLoop() }
+        let loop = IOThread.start(name: "replication") { [self] in runLoop() }
         let upkeep = MembershipUpkeep(
             library: library, identity: identity,
             deviceList: { [weak self] in self?.currentDeviceList ?? [] },

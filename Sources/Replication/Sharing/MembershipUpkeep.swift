@@ -51,7 +51,7 @@ final class MembershipUpkeep: Sendable {
 
     /// Starts the thread, which runs a first round at once.
     func start() {
-        let thread = IOThread.start { [self] in run() }
+        let thread = IOThread.start(name: "membership") { [self] in run() }
         control.withLock { $0.thread = thread }
     }
 

@@ -20,7 +20,7 @@ final class Checkpointer: Sendable {
         // Used only on the job thread, and closed by `close` once that thread is idle.
         nonisolated(unsafe) var connection: Database?
         let closed = self.closed
-        thread = JobThread { _ in
+        thread = JobThread(name: "checkpoint") { _ in
             guard !closed.withLock({ $0 }) else {
                 connection?.close()
                 connection = nil

@@ -15,11 +15,14 @@ public final class JobThread<Job: Sendable>: @unchecked Sendable {
     private let handle: @Sendable ([Job]) -> Void
     private let linger: Duration
     private let gather: (time: Duration, below: Int)?
+    /// The thread's name, as `top -H` and `perf` show it.
+    private let name: String?
 
     public init(
-        linger: Duration = .milliseconds(20), gather: (time: Duration, below: Int)? = nil,
-        handle: @escaping @Sendable ([Job]) -> Void
+        name: String? = nil, linger: Duration = .milliseconds(20),
+        gather: (time: Duration, below: Int)? = nil, handle: @escaping @Sendable ([Job]) -> Void
     ) {
+        self.name = name
         self.linger = linger
         self.gather = gather
         self.handle = handle
@@ -33,7 +36,7 @@ public final class JobThread<Job: Sendable>: @unchecked Sendable {
             running = true
             return true
         }
-        if start { IOThread.detach { [self] in run() } }
+        if start { IOThread.detach(name: name) { [self] in run() } }
     }
 
     /// Waits until every job submitted so far has been handled (not for a lingering thread
