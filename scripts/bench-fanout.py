@@ -31,7 +31,9 @@ stream opened on each before the rounds (so no polling latency). Times are from 
 before the writer's request is sent; the writer's own response time is reported too.
 
 (a) The owner online writes. (b) The owner stopped (SIGTERM), the first participant writes
-and the 49 others should see it. One unmeasured warm-up round precedes each variant's rounds,
+and the 49 others should see it; its rounds start once the participants' CPU is back near
+its idle rate (at most 30 s: the owner's departure costs them a burst of work, reported in a
+row of its own, which the rounds would otherwise measure in some runs and not in others). One unmeasured warm-up round precedes each variant's rounds,
 waiting up to --first-timeout for every target (in (b) participants may first have to find
 each other). The targets the warm-up reached are the ones the rounds wait for: when that is
 not all of them (in (b), a participant sends only what it wrote, so only the fellows the
@@ -454,6 +456,27 @@ def receiver_cpu_per_round(result):
     return (sum(cpu[1:]) - idle * len(cpu[1:]) / len(cpu)) / n / (result["partial"] or len(cpu[1:]))
 
 
+def settle(daemons, idle_rate, limit=30.0):
+    """After the owner's stop the participants adjust (each tells its peers its new
+    neighbours, redials the owner, starts relaying): waits, at most `limit` seconds, until
+    their CPU over a second is back within 50 % (or 20 ms/s) of `idle_rate` twice in a row,
+    so that (b)'s rounds measure the change, not the owner's departure. Returns the seconds
+    waited, the CPU seconds above idle spent meanwhile, and whether they settled."""
+    start = t_prev = time.monotonic()
+    prev = sum(d.cpu_seconds() for d in daemons)
+    calm, extra = 0, 0.0
+    while time.monotonic() - start < limit:
+        time.sleep(1)
+        now, t = sum(d.cpu_seconds() for d in daemons), time.monotonic()
+        rate = (now - prev) / (t - t_prev)
+        extra += max(0.0, rate - idle_rate) * (t - t_prev)
+        prev, t_prev = now, t
+        calm = calm + 1 if rate <= max(idle_rate * 1.5, idle_rate + 0.02) else 0
+        if calm >= 2:
+            return t - start, extra, True
+    return time.monotonic() - start, extra, False
+
+
 def main():
     global ZONE
     log(f"{PARTICIPANTS + 1} daemons, {ROUNDS} rounds; load {loadavg()}; bin {BIN}; work {WORK}")
@@ -498,7 +521,15 @@ def main():
     results = [run_variant("(a) owner online, owner writes", owner, participants, photo, [owner] + participants,
                            ids)]
     log(f"stopping the owner (SIGTERM); load {loadavg()}")
+    stopped_at = time.monotonic()
     owner.stop()
+    stop_wait = time.monotonic() - stopped_at
+    idle_rate = results[0].get("idle_cpu_per_s", 0.0) * len(participants) / (len(participants) + 1)
+    waited, extra, settled = settle(participants, idle_rate)
+    departure = (f"{'back' if settled else 'not back'} within 50 % of their idle rate with the owner online "
+                 f"({idle_rate * 1000:.0f} ms/s) {waited:.0f} s after the owner exited ({stop_wait:.1f} s after "
+                 f"SIGTERM); {extra:.2f} CPU-s above that rate meanwhile, all {len(participants)} together")
+    log(f"after the owner's stop: the participants' CPU {departure}")
     results.append(run_variant("(b) owner stopped, a participant writes", participants[0], participants[1:],
                                photo, participants, ids))
 
@@ -521,6 +552,8 @@ def main():
             log(f"{r['label']}: arrivals per round, medians over rounds: first "
                 f"{ms(percentile([x['first'] for x in r['rounds']], 50))}, arrival {n // 2 + 1} of {n} "
                 f"{ms(percentile(mids, 50))}, last {ms(percentile([x['last'] for x in r['rounds']], 50))}")
+    rows.append((f"the owner stopped with {PARTICIPANTS} participants connected: their CPU until it settles "
+                 "(measured before (b)'s rounds)", "—", departure, "—", "—", "—"))
     rows.append((f"{PARTICIPANTS + 1} daemons after the fan-out set-up{mesh_label()}: total RSS; threads per daemon",
                  "—", f"{rss:.0f} MiB in all (owner {owner_rss:.1f} MiB, a participant "
                  f"{part_rss[len(part_rss) // 2]:.1f} MiB median); owner {threads} threads, {connected} peers "
