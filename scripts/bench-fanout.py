@@ -33,9 +33,9 @@ before the writer's request is sent; the writer's own response time is reported 
 (a) The owner online writes. (b) The owner stopped (SIGTERM), the first participant writes
 and the 49 others should see it; its rounds start once the participants' CPU is back near
 its idle rate (at most 30 s: the owner's departure costs them a burst of work, reported in a
-row of its own, which the rounds would otherwise measure in some runs and not in others). One unmeasured warm-up round precedes each variant's rounds,
-waiting up to --first-timeout for every target (in (b) participants may first have to find
-each other). The targets the warm-up reached are the ones the rounds wait for: when that is
+row of its own, which the rounds would otherwise measure in some runs and not in others).
+One unmeasured warm-up round precedes each variant's rounds, waiting up to --first-timeout
+for every target (in (b) participants may first have to find each other). The targets the warm-up reached are the ones the rounds wait for: when that is
 not all of them (in (b), a participant sends only what it wrote, so only the fellows the
 writer is connected to can see its change), the rows say "reached N of M" and give the times
 of those N; after the rounds every stream is read for --round-timeout more, and the rows say

@@ -35,11 +35,7 @@ import Testing
         let reader = pair.participant.shared
         #expect(try Self.indexed(reader, zone: pair.zone) == [loser.id])
         let plan = try reader.read { db in
-            try db.execute(
-                """
-                CREATE TEMP TABLE IF NOT EXISTS dedup_losers (
-                    row INTEGER PRIMARY KEY, id TEXT NOT NULL, peer INTEGER, hlc INTEGER, rest INTEGER)
-                """)
+            try db.execute(LibraryStore.dedupTablesSQL)
             return try db.query(
                 "EXPLAIN QUERY PLAN " + LibraryStore.losersSQL(onlyNames: false), pair.zone, 1, 2
             ) { $0.string(3) }

@@ -23,8 +23,8 @@ extension Migrations {
     /// entry fewer (a join 12 % faster, issue 17). Only the removals `live_links` looks for
     /// (unset links of a photo) keep an index by photo, `photo_tags_unlinked`, partial: a new
     /// link, which is set, writes nothing there, and a photo with hundreds of tags is not
-    /// scanned once per tag. Stamps whose
-    /// object has no row (none should exist: a row's deletion takes its stamps) are dropped.
+    /// scanned once per tag. Stamps whose object has no row (none should exist: a row's
+    /// deletion takes its stamps) are dropped.
     static let v19 = Migration { db in
         try db.execute(
             """

@@ -40,67 +40,66 @@ extension LibraryStore {
 
     /// Writes the cleanup for `zone` into `tx` as set-based SQL: merges live losers into
     /// their winner (which does not change any winner). Returns the number of objects written.
-    @discardableResult
     /// With `names`, only tags of those names are looked at: enough after a transaction
     /// whose touched names are known, when the rest of the zone was clean.
+    @discardableResult
     func deduplicate(zone: String, names: Set<String>? = nil, in tx: Transaction) throws -> Int {
         let db = tx.db
-        let me = try index(of: localPeer, db)
-        let hlc = tx.stamp.hlc
-        try db.execute(
-            """
-            CREATE TEMP TABLE IF NOT EXISTS dedup_losers (
-                row INTEGER PRIMARY KEY, id TEXT NOT NULL, peer INTEGER, hlc INTEGER, rest INTEGER
-            );
-            CREATE TEMP TABLE IF NOT EXISTS dedup_names (name TEXT PRIMARY KEY) WITHOUT ROWID;
-            DELETE FROM dedup_losers; DELETE FROM dedup_names;
-            """)
+        try db.execute(Self.dedupTablesSQL + "DELETE FROM dedup_losers; DELETE FROM dedup_names;")
         if let names {
             for name in names { try db.run("INSERT INTO dedup_names (name) VALUES (?)", name) }
         }
-        let code = Int(Entity.deletedField)
         let bit = FieldMask.bit(Entity.deletedField)
-        try db.run(Self.losersSQL(onlyNames: names != nil), zone, code, bit)
+        try db.run(Self.losersSQL(onlyNames: names != nil), zone, Int(Entity.deletedField), bit)
         let losers = try db.query("SELECT id FROM dedup_losers") { $0.string(0) }
-        if !losers.isEmpty {
-            // The tombstone's bit leaves the group of its old stamp (whose `stamp_order` row
-            // goes when left without fields) and joins the group of this transaction's stamp
-            // (`StampGroups.move`, in SQL: `stamp_move`). The losers drive the writes: they are
-            // a few of the zone's order rows (SQLite otherwise scans all of those), and their
-            // rows, in `rowid` order, are written page by page rather than at random (which
-            // took a quarter of a second for 50,000 losers, most of it pages written out of a
-            // full cache and read back).
-            let tag = Int(Entity.tag.rawValue)
-            try db.run(
-                """
-                UPDATE stamp_order SET fields = l.rest
-                FROM (SELECT id, peer, hlc, rest FROM dedup_losers WHERE rest != 0 ORDER BY peer, hlc, id) l
-                WHERE stamp_order.zone = ? AND stamp_order.peer = l.peer AND stamp_order.hlc = l.hlc
-                  AND stamp_order.entity = ? AND stamp_order.object = l.id
-                """, zone, tag)
-            if try db.first("SELECT 1 FROM dedup_losers WHERE rest = 0 LIMIT 1", map: { _ in true }) != nil {
-                try db.run(
-                    """
-                    DELETE FROM stamp_order WHERE zone = ? AND entity = ?
-                      AND (peer, hlc, object) IN (SELECT peer, hlc, id FROM dedup_losers WHERE rest = 0)
-                    """, zone, tag)
-            }
-            try db.run(
-                """
-                UPDATE tags SET deleted = 2, stamps = stamp_move(stamps, ?, ?, ?)
-                WHERE rowid IN (SELECT row FROM dedup_losers)
-                """, bit, me, hlc)
-            try db.run(
-                """
-                INSERT INTO stamp_order (zone, peer, hlc, entity, object, fields)
-                SELECT ?, ?, ?, ?, id, ? FROM dedup_losers WHERE true
-                ON CONFLICT DO UPDATE SET fields = fields | excluded.fields
-                """, zone, me, hlc, tag, bit)
-            tx.record(.tag, losers.map { ($0, .delete) }, zone: zone)
-        }
-        if !losers.isEmpty { tx.markLocalChange(in: zone) }
+        guard !losers.isEmpty else { return 0 }
+        // The tombstone's bit leaves the group of its old stamp (whose `stamp_order` row goes
+        // when left without fields) and joins the group of this transaction's stamp
+        // (`StampGroups.move`, in SQL: `stamp_move`). The losers drive the writes: they are a
+        // few of the zone's order rows (SQLite otherwise scans all of those), and their rows,
+        // in `rowid` order, are written page by page rather than at random (which took a
+        // quarter of a second for 50,000 losers, most of it pages written out of a full cache
+        // and read back).
+        let tag = Int(Entity.tag.rawValue)
+        try db.run(
+            """
+            UPDATE stamp_order SET fields = l.rest
+            FROM (SELECT id, peer, hlc, rest FROM dedup_losers WHERE rest != 0 ORDER BY peer, hlc, id) l
+            WHERE stamp_order.zone = ? AND stamp_order.peer = l.peer AND stamp_order.hlc = l.hlc
+              AND stamp_order.entity = ? AND stamp_order.object = l.id
+            """, zone, tag)
+        try db.run(
+            """
+            DELETE FROM stamp_order WHERE zone = ? AND entity = ?
+              AND (peer, hlc, object) IN (SELECT peer, hlc, id FROM dedup_losers WHERE rest = 0)
+            """, zone, tag)
+        let me = try index(of: localPeer, db)
+        let hlc = tx.stamp.hlc
+        try db.run(
+            """
+            UPDATE tags SET deleted = 2, stamps = stamp_move(stamps, ?, ?, ?)
+            WHERE rowid IN (SELECT row FROM dedup_losers)
+            """, bit, me, hlc)
+        try db.run(
+            """
+            INSERT INTO stamp_order (zone, peer, hlc, entity, object, fields)
+            SELECT ?, ?, ?, ?, id, ? FROM dedup_losers WHERE true
+            ON CONFLICT DO UPDATE SET fields = fields | excluded.fields
+            """, zone, me, hlc, tag, bit)
+        tx.record(.tag, losers.map { ($0, .delete) }, zone: zone)
+        tx.markLocalChange(in: zone)
         return losers.count
     }
+
+    /// The cleanup's temporary tables (one per connection): the losers of one pass, by
+    /// `rowid`, and the names it is limited to.
+    static let dedupTablesSQL = """
+        CREATE TEMP TABLE IF NOT EXISTS dedup_losers (
+            row INTEGER PRIMARY KEY, id TEXT NOT NULL, peer INTEGER, hlc INTEGER, rest INTEGER
+        );
+        CREATE TEMP TABLE IF NOT EXISTS dedup_names (name TEXT PRIMARY KEY) WITHOUT ROWID;
+
+        """
 
     /// Fills `dedup_losers` with the live losers of zone `?1` (of the names in `dedup_names`
     /// with `onlyNames`), each with the stamp of its tombstone (`?2` the field's code) and
