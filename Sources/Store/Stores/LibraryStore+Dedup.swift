@@ -45,6 +45,7 @@ extension LibraryStore {
     @discardableResult
     func deduplicate(zone: String, names: Set<String>? = nil, in tx: Transaction) throws -> Int {
         let db = tx.db
+        let me = try index(of: localPeer, db)
         try db.execute(Self.dedupTablesSQL + "DELETE FROM dedup_losers; DELETE FROM dedup_names;")
         if let names {
             for name in names { try db.run("INSERT INTO dedup_names (name) VALUES (?)", name) }
@@ -73,7 +74,6 @@ extension LibraryStore {
             DELETE FROM stamp_order WHERE zone = ? AND entity = ?
               AND (peer, hlc, object) IN (SELECT peer, hlc, id FROM dedup_losers WHERE rest = 0)
             """, zone, tag)
-        let me = try index(of: localPeer, db)
         let hlc = tx.stamp.hlc
         try db.run(
             """
