@@ -139,14 +139,18 @@ extension SharingPeer {
 /// reaches members its author is not connected to, with the owner stopped; and what a relay
 /// forges or alters is refused by the members it reaches.
 @Suite(.onOwnThreads) struct SharingRelayTests {
-    /// Four participants each dialing one fellow (the next ID in order, wrapping around):
-    /// a ring, in which the first and the third are not connected.
+    /// Six participants each dialing two fellows (the next IDs in order, wrapping around): a
+    /// ring in which each is connected to the two on either side, so the first and the fourth
+    /// are not connected, and four fellows could relay between them, of which two are elected
+    /// to (`RelayElection`).
     @Test func withTheOwnerStoppedAChangeReachesParticipantsItsAuthorIsNotConnectedTo() throws {
-        let config = "max_mesh_dials = 1\n"
+        let config = "max_mesh_dials = 2\n"
         let alice = try SharingPeer("alice", config: config)
         // In ID order (the 32 bytes, as the ring is made), not the printed IDs' text order.
-        let participants = try ["bob", "carol", "dave", "erin"].map { try SharingPeer($0, config: config) }
-            .sorted { try! PeerID(parsing: $0.id) < PeerID(parsing: $1.id) }
+        let participants = try ["bob", "carol", "dave", "erin", "frank", "grace"].map {
+            try SharingPeer($0, config: config)
+        }
+        .sorted { try! PeerID(parsing: $0.id) < PeerID(parsing: $1.id) }
         let everyone = [alice] + participants
         for peer in everyone { peer.join(everyone) }
         let photo = try alice.addPhoto("beach.jpg", bytes: randomBytes(2_000), tags: ["summer"])
@@ -160,9 +164,9 @@ extension SharingPeer {
             try peer.stop()
             try peer.start(sameAddress: true)
         }
-        let (first, third) = (participants[0], participants[2])
+        let (first, opposite) = (participants[0], participants[3])
         try waitUntil(
-            "the ring: each participant connected to the two next to it: "
+            "the ring: each participant connected to the four nearest to it: "
                 + (participants.map {
                     "\($0.name) \($0.id.prefix(7)): \((try? $0.cli("peers").stdout) ?? "?")"
                 }
@@ -174,28 +178,41 @@ extension SharingPeer {
                     (try peer.json("peers").arrayValue ?? []).filter { $0["connected"] == true }.compactMap {
                         $0["peer_id"]?.stringValue
                     })
-                return connected.count == 3 && connected.contains(alice.id)
+                return connected.count == 5 && connected.contains(alice.id)
             }
         }
         try alice.stop()
+        // Each has been told its fellows' neighbours without alice: the relays are elected
+        // (while a list names the owner, every fellow passes sets on, as before the election).
+        try waitUntil(
+            "each participant's fellows to say they are no longer connected to alice", timeout: .seconds(60)
+        ) {
+            try participants.allSatisfy { peer in
+                try (peer.json("peers").arrayValue ?? []).allSatisfy { entry in
+                    guard entry["connected"] == true else { return true }
+                    guard let neighbours = entry["neighbours"]?.arrayValue else { return false }
+                    return neighbours.count == 3 && !neighbours.contains(.string(alice.id))
+                }
+            }
+        }
 
         _ = try first.json("tag", "add", photo, "relayed")
-        try waitUntil("\(third.name) to get the tag \(first.name) added") {
-            try third.sees(share: share)["beach.jpg"] == ["relayed", "summer"]
+        try waitUntil("\(opposite.name) to get the tag \(first.name) added") {
+            try opposite.sees(share: share)["beach.jpg"] == ["relayed", "summer"]
         }
         // Not from its author, to which it is not connected: relayed.
         let direct = try #require(
-            try third.json("peers").arrayValue?.first { $0["peer_id"]?.stringValue == first.id })
+            try opposite.json("peers").arrayValue?.first { $0["peer_id"]?.stringValue == first.id })
         #expect(direct["connected"] == false)
-        let history = try third.json("history").arrayValue ?? []
+        let history = try opposite.json("history").arrayValue ?? []
         #expect(history.contains { $0["author"]?.stringValue == "sync:\(first.id)" })
         // No relayed set or change refused (a dial to the stopped owner may be: "Connection
         // refused" is not what this is about).
-        let refusals = third.log.split(separator: "\n").filter {
+        let refusals = opposite.log.split(separator: "\n").filter {
             $0.contains("refused set ") || $0.contains("refused a signed set")
                 || $0.contains("did not take from set")
         }
-        #expect(refusals.isEmpty, "\(third.log)")
+        #expect(refusals.isEmpty, "\(opposite.log)")
         for peer in participants {
             try waitUntil("\(peer.name) to get the tag") {
                 try peer.sees(share: share)["beach.jpg"] == ["relayed", "summer"]

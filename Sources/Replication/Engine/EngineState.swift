@@ -152,6 +152,9 @@ public struct PeerStatus: Sendable, Equatable {
     public let lastError: String?
     /// Every address known for the peer, in the order a dial tries them.
     public let addresses: [KnownAddress]
+    /// The members the peer last said (docs/PROTOCOL.md §7.9) it is connected to, in ID
+    /// order; nil while not connected or until it says. What relaying decides by.
+    public let neighbours: [PeerID]?
 }
 
 /// One address of a peer as `peers` shows it: where it was learnt, whether the connection in

@@ -254,12 +254,13 @@ extension ReplicationEngine {
     /// every member by the exchange that opens each connection.
     ///
     /// A peer that said it is connected to every author of the sets (`announceNeighbours`)
-    /// has them from the authors directly, and is skipped.
+    /// has them from the authors directly, and is skipped; one that is not gets them from the
+    /// members elected for it (`electedToRelay`).
     func relaySets(of zone: String, by authors: Set<PeerID>, takenOn connection: PeerConnection) {
         guard !ownerConnected(zone: zone) else { return }
         let others = state.withLock { Array($0.connections.values) }
         for other in others where other !== connection && !reachesDirectly(authors, other) {
-            other.post(.setsChanged(zone: zone))
+            if electedToRelay(authors, in: zone, to: other) { other.post(.setsChanged(zone: zone)) }
         }
     }
 

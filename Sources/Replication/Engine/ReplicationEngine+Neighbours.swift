@@ -54,3 +54,36 @@ extension ReplicationEngine {
         return authors.allSatisfy { $0 == connection.peer || neighbours.contains($0) }
     }
 }
+
+extension ReplicationEngine {
+    /// Whether this side is to pass sets of `authors` taken in `zone` to `connection`'s peer,
+    /// which did not say it is connected to all of them: for an author the peer is not
+    /// connected to, whether `RelayElection` elects this side among the peer's neighbours that
+    /// are the author's too. Where this side does not know both lists (it is not connected to
+    /// the author, or a peer has not said yet), or one names a device of the zone's owner
+    /// (members connected to the owner relay nothing, and this side cannot tell which they
+    /// are), it passes them on.
+    func electedToRelay(_ authors: Set<PeerID>, in zone: String, to connection: PeerConnection) -> Bool {
+        let peer = connection.peer
+        guard let peerNeighbours = connection.status.withLock({ $0.neighbours }) else { return true }
+        let (authorConnections, owners) = state.withLock { state in
+            (
+                authors.map { ($0, state.records[$0]?.current) },
+                Set(
+                    state.membership.zonesByPeer.compactMap { device, zones in
+                        zones.contains { $0.zone == zone && $0.peerIsOwner } ? device : nil
+                    })
+            )
+        }
+        guard peerNeighbours.isDisjoint(with: owners) else { return true }
+        for (author, authorConnection) in authorConnections
+        where author != peer && !peerNeighbours.contains(author) {
+            guard let authorNeighbours = authorConnection?.status.withLock({ $0.neighbours }),
+                authorNeighbours.isDisjoint(with: owners)
+            else { return true }
+            let candidates = peerNeighbours.intersection(authorNeighbours)
+            if RelayElection.elects(localPeer, toPass: author, to: peer, among: candidates) { return true }
+        }
+        return false
+    }
+}

@@ -37,7 +37,8 @@ extension ReplicationEngine {
             bytesOut: record.bytesOut + (live?.2 ?? 0), zones: zones,
             inSync: current.map { inSync($0, zones: replicated) } ?? false,
             pendingData: live?.0.pendingData ?? 0,
-            lastError: record.lastError, addresses: knownAddresses(of: peer, state))
+            lastError: record.lastError, addresses: knownAddresses(of: peer, state),
+            neighbours: live?.0.neighbours.map { $0.sorted() })
     }
 
     private func knownAddresses(of peer: PeerID, _ state: EngineState) -> [KnownAddress] {

@@ -26,7 +26,7 @@ import Testing
             peer: alice, address: PeerAddress(parsing: address), connected: false, paused: false,
             lastSeen: nil,
             connectedSince: nil, bytesIn: 0, bytesOut: 0, zones: ["z"], inSync: false, pendingData: 0,
-            lastError: "cannot connect", addresses: [])
+            lastError: "cannot connect", addresses: [], neighbours: nil)
     }
 
     @Test func aWildcardAdvertisedIsAProblemNamingIt() {

@@ -88,6 +88,7 @@ extension PeerStatus {
                         "last_confirmed": JSONTime.json(milliseconds: known.lastConfirmed),
                     ]
                 }),
+            "neighbours": neighbours.map { .array($0.map { .string($0.description) }) } ?? .null,
         ]
     }
 }
