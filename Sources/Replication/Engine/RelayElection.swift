@@ -24,17 +24,36 @@ enum RelayElection {
     static func elects(
         _ member: PeerID, toPass author: PeerID, to peer: PeerID, among candidates: Set<PeerID>
     ) -> Bool {
-        let key = mix(prefix(author) ^ mix(prefix(peer)))
-        let own = (mix(prefix(member) ^ key), member)
-        var nearer = 0
-        for candidate in candidates where candidate != member {
-            if (mix(prefix(candidate) ^ key), candidate) < own {
-                nearer += 1
-                if nearer >= count { return false }
-            }
+        let key = key(author, peer)
+        let own = (score(member, key), member)
+        var lower = 0
+        for candidate in candidates where candidate != member && (score(candidate, key), candidate) < own {
+            lower += 1
+            if lower >= count { return false }
         }
         return true
     }
+
+    /// The `count` members elected among `candidates` to pass `author`'s sets to `peer`.
+    static func elected(toPass author: PeerID, to peer: PeerID, among candidates: some Sequence<PeerID>)
+        -> [PeerID]
+    {
+        let key = key(author, peer)
+        var best: [(UInt64, PeerID)] = []
+        for candidate in candidates {
+            let entry = (score(candidate, key), candidate)
+            guard best.count < count || entry < best[best.count - 1] else { continue }
+            best.insert(entry, at: best.firstIndex { entry < $0 } ?? best.count)
+            if best.count > count { best.removeLast() }
+        }
+        return best.map(\.1)
+    }
+
+    private static func key(_ author: PeerID, _ peer: PeerID) -> UInt64 {
+        mix(author.leadingWord ^ mix(peer.leadingWord))
+    }
+
+    private static func score(_ member: PeerID, _ key: UInt64) -> UInt64 { mix(member.leadingWord ^ key) }
 
     /// A bijection of 64 bits in which every input bit changes about half the output bits
     /// (MurmurHash3's finaliser): XOR alone ranks members by their place in the ID space,
@@ -47,9 +66,5 @@ enum RelayElection {
         x &*= 0xc4ce_b9fe_1a85_ec53
         x ^= x >> 33
         return x
-    }
-
-    private static func prefix(_ peer: PeerID) -> UInt64 {
-        peer.bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     }
 }

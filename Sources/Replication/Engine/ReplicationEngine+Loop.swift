@@ -190,27 +190,47 @@ extension ReplicationEngine {
             }
             return Array(state.connections.values)
         }
-        // This side's own commit: its new signed sets go to every connection, at once while
-        // the owner is away, else a moment later (`ownSetsDelay`).
+        // This side's own commit: its new signed sets go to every connection a moment later
+        // (`ownSetsDelay`), but at once to the members that are to relay them.
         let own = !entry.author.hasPrefix("sync:")
         if !own && !relays { return finishCommitted(membershipTouched) }
-        let held = own ? holdOwnSets(of: zones) : []
-        for connection in connections where entry.author != connection.syncAuthor {
+        let (held, early) = own ? holdOwnSets(of: zones) : ([], [])
+        let isEarly = { (connection: PeerConnection) in early.contains(ObjectIdentifier(connection)) }
+        let ordered =
+            early.isEmpty ? connections : connections.filter(isEarly) + connections.filter { !isEarly($0) }
+        for connection in ordered where entry.author != connection.syncAuthor {
             let replicated = connection.status.withLock { $0.zones }
             for zone in zones.intersection(replicated).sorted() {
                 connection.post(.localCommit(zone: zone))
-                if own && !held.contains(zone) { connection.post(.setsChanged(zone: zone)) }
+                if own && (!held.contains(zone) || isEarly(connection)) {
+                    connection.post(.setsChanged(zone: zone))
+                }
             }
         }
         finishCommitted(membershipTouched)
     }
 
-    /// Of `zones`, those whose owner is this side or connected to it, which the loop offers
-    /// the peers after `ownSetsDelay` (the others' sets go at once).
-    private func holdOwnSets(of zones: Set<String>) -> Set<String> {
-        guard configuration.ownSetsDelay > .zero else { return [] }
-        let held = zones.filter(ownerConnected(zone:))
-        guard !held.isEmpty else { return [] }
+    /// Of `zones`, those whose own sets the loop offers the peers after `ownSetsDelay`
+    /// (`held`; the sets of the others go at once), and the connections that get them at once
+    /// all the same (`early`). With the owner here or connected, every connection waits: the
+    /// changes went at commit, and no member relays. With the owner away, the members
+    /// elected to relay them to members this side is not connected to get them at once
+    /// (`firstRelayers`); the rest, which the changes reached at commit, after the delay,
+    /// so that they do not take each change twice while the relays are under way. When a
+    /// connection's neighbours are not known yet, every connection gets them at once.
+    private func holdOwnSets(of zones: Set<String>) -> (held: Set<String>, early: Set<ObjectIdentifier>) {
+        guard configuration.ownSetsDelay > .zero else { return ([], []) }
+        var held = Set<String>()
+        var early = Set<ObjectIdentifier>()
+        for zone in zones {
+            if ownerConnected(zone: zone) {
+                held.insert(zone)
+            } else if let relayers = firstRelayers(of: zone) {
+                held.insert(zone)
+                early.formUnion(relayers)
+            }
+        }
+        guard !held.isEmpty else { return ([], []) }
         let wake = state.withLock { state -> Bool in
             state.heldOwnSets.formUnion(held)
             guard state.heldOwnSetsDue == nil else { return false }
@@ -218,7 +238,7 @@ extension ReplicationEngine {
             return true
         }
         if wake { wakeLoop() }
-        return held
+        return (held, early)
     }
 
     /// Tells every connection replicating a zone with held own sets that it has new sets,

@@ -87,3 +87,38 @@ extension ReplicationEngine {
         return false
     }
 }
+
+extension ReplicationEngine {
+    /// The connections to send this side's own new sets of `zone` at once, while its owner is
+    /// away: for each member of the zone this side is not connected to, the two that
+    /// `RelayElection` elects among the connections whose peer said it is connected to that
+    /// member, as those members themselves compute it (`electedToRelay`). Nil when a
+    /// connection's peer has not said its neighbours yet.
+    func firstRelayers(of zone: String) -> Set<ObjectIdentifier>? {
+        let (connections, members) = state.withLock { state in
+            (
+                state.current,
+                state.membership.zonesByPeer.compactMap { peer, zones in
+                    zones.contains { $0.zone == zone } ? peer : nil
+                }
+            )
+        }
+        var replicating: [(PeerConnection, Set<PeerID>)] = []
+        for connection in connections {
+            let (zones, neighbours) = connection.status.withLock { ($0.zones, $0.neighbours) }
+            guard zones.contains(zone) else { continue }
+            guard let neighbours else { return nil }
+            replicating.append((connection, neighbours))
+        }
+        let connected = Set(connections.map(\.peer))
+        var relayers = Set<ObjectIdentifier>()
+        for member in members where member != localPeer && !connected.contains(member) {
+            let candidates = replicating.filter { $0.1.contains(member) }.map(\.0)
+            let elected = RelayElection.elected(toPass: localPeer, to: member, among: candidates.map(\.peer))
+            for connection in candidates where elected.contains(connection.peer) {
+                relayers.insert(ObjectIdentifier(connection))
+            }
+        }
+        return relayers
+    }
+}

@@ -21,6 +21,10 @@ public struct PeerID: Hashable, Comparable, Sendable, CustomStringConvertible {
         return out
     }
 
+    /// The first 8 digest bytes as a big-endian integer, without building the byte array
+    /// (relaying ranks members by it for every set it passes on).
+    public var leadingWord: UInt64 { words.0 }
+
     /// Wraps a 32-byte SHA-256 digest.
     public init?(digest: [UInt8]) {
         guard digest.count == 32 else { return nil }

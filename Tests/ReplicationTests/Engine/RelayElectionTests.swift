@@ -20,6 +20,10 @@ import Testing
                 RelayElection.elects($0, toPass: author, to: target, among: candidates)
             }
             #expect(elected.count == min(RelayElection.count, candidates.count), "seed \(seed)")
+            // What the author computes to send them these sets first.
+            #expect(
+                Set(RelayElection.elected(toPass: author, to: target, among: candidates)) == elected,
+                "seed \(seed)")
             // A member counts itself whether or not its own list names it (the lists a peer
             // sends leave out the peer they are sent to).
             for member in candidates {
