@@ -175,6 +175,12 @@ public struct Membership: Sendable, Equatable {
 
     public func zones(with peer: PeerID) -> [Zone] { zonesByPeer[peer] ?? [] }
 
+    /// The peers this side replicates `zone` with, each with every way it replicates it
+    /// with them.
+    public func peers(replicating zone: String) -> [(peer: PeerID, zone: Zone)] {
+        zonesByPeer.flatMap { peer, zones in zones.filter { $0.zone == zone }.map { (peer, $0) } }
+    }
+
     /// Whether this side dials `peer` when it knows its address: every member, except the
     /// fellows beyond the mesh's dial limit.
     public func dials(_ peer: PeerID) -> Bool {

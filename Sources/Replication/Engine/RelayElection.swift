@@ -24,14 +24,7 @@ enum RelayElection {
     static func elects(
         _ member: PeerID, toPass author: PeerID, to peer: PeerID, among candidates: Set<PeerID>
     ) -> Bool {
-        let key = key(author, peer)
-        let own = (score(member, key), member)
-        var lower = 0
-        for candidate in candidates where candidate != member && (score(candidate, key), candidate) < own {
-            lower += 1
-            if lower >= count { return false }
-        }
-        return true
+        elected(toPass: author, to: peer, among: candidates.union([member])).contains(member)
     }
 
     /// The `count` members elected among `candidates` to pass `author`'s sets to `peer`.

@@ -275,12 +275,23 @@ extension ReplicationEngine {
     ///
     /// A peer that said it is connected to every author of the sets (`announceNeighbours`)
     /// has them from the authors directly, and is skipped; one that is not gets them from the
-    /// members elected for it (`electedToRelay`).
+    /// members elected for it (`relays`).
     func relaySets(of zone: String, by authors: Set<PeerID>, takenOn connection: PeerConnection) {
         guard !ownerConnected(zone: zone) else { return }
-        let others = state.withLock { Array($0.connections.values) }
-        for other in others where other !== connection && !reachesDirectly(authors, other) {
-            if electedToRelay(authors, in: zone, to: other) { other.post(.setsChanged(zone: zone)) }
+        let (others, authorConnections, owners) = state.withLock { state in
+            (
+                Array(state.connections.values), authors.map { ($0, state.records[$0]?.current) },
+                Set(state.membership.peers(replicating: zone).filter(\.zone.peerIsOwner).map(\.peer))
+            )
+        }
+        let told = authorConnections.map { author, current in
+            (author: author, neighbours: current?.status.withLock { $0.neighbours })
+        }
+        for other in others where other !== connection {
+            let neighbours = other.status.withLock { $0.neighbours }
+            if relays(told, to: other.peer, neighbours: neighbours, owners: owners) {
+                other.post(.setsChanged(zone: zone))
+            }
         }
     }
 

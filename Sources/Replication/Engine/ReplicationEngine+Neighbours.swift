@@ -45,43 +45,25 @@ extension ReplicationEngine {
         for zone in zones where !ownerConnected(zone: zone) { connection.post(.setsChanged(zone: zone)) }
     }
 
-    /// Whether `connection`'s peer, by what it last said, is connected to every one of
-    /// `authors` (or is one of them): then it has their sets from them directly.
-    func reachesDirectly(_ authors: Set<PeerID>, _ connection: PeerConnection) -> Bool {
-        guard !authors.isEmpty else { return false }
-        let neighbours = connection.status.withLock { $0.neighbours }
-        guard let neighbours else { return false }
-        return authors.allSatisfy { $0 == connection.peer || neighbours.contains($0) }
-    }
-}
-
-extension ReplicationEngine {
-    /// Whether this side is to pass sets of `authors` taken in `zone` to `connection`'s peer,
-    /// which did not say it is connected to all of them: for an author the peer is not
-    /// connected to, whether `RelayElection` elects this side among the peer's neighbours that
-    /// are the author's too. Where this side does not know both lists (it is not connected to
-    /// the author, or a peer has not said yet), or one names a device of the zone's owner
-    /// (members connected to the owner relay nothing, and this side cannot tell which they
-    /// are), it passes them on.
-    func electedToRelay(_ authors: Set<PeerID>, in zone: String, to connection: PeerConnection) -> Bool {
-        let peer = connection.peer
-        guard let peerNeighbours = connection.status.withLock({ $0.neighbours }) else { return true }
-        let (authorConnections, owners) = state.withLock { state in
-            (
-                authors.map { ($0, state.records[$0]?.current) },
-                Set(
-                    state.membership.zonesByPeer.compactMap { device, zones in
-                        zones.contains { $0.zone == zone && $0.peerIsOwner } ? device : nil
-                    })
-            )
-        }
-        guard peerNeighbours.isDisjoint(with: owners) else { return true }
-        for (author, authorConnection) in authorConnections
-        where author != peer && !peerNeighbours.contains(author) {
-            guard let authorNeighbours = authorConnection?.status.withLock({ $0.neighbours }),
-                authorNeighbours.isDisjoint(with: owners)
-            else { return true }
-            let candidates = peerNeighbours.intersection(authorNeighbours)
+    /// Whether this side passes sets of `authors` (each with the neighbours it said, if
+    /// this side is connected to it) to `peer`, which said it is connected to `neighbours`
+    /// (nil: it has not said). A peer connected to every author (or one of them) has their
+    /// sets from them directly. For an author the peer is not connected to, this side sends
+    /// when `RelayElection` elects it among the peer's neighbours that are the author's too.
+    /// Where this side does not know both lists, or one names one of `owners` (the zone's
+    /// owner devices: members connected to the owner relay nothing, and this side cannot tell
+    /// which they are), it sends.
+    func relays(
+        _ authors: [(author: PeerID, neighbours: Set<PeerID>?)], to peer: PeerID, neighbours: Set<PeerID>?,
+        owners: Set<PeerID>
+    ) -> Bool {
+        guard let neighbours else { return true }
+        let unreached = authors.filter { $0.author != peer && !neighbours.contains($0.author) }
+        if !authors.isEmpty && unreached.isEmpty { return false }
+        guard neighbours.isDisjoint(with: owners) else { return true }
+        for (author, authorNeighbours) in unreached {
+            guard let authorNeighbours, authorNeighbours.isDisjoint(with: owners) else { return true }
+            let candidates = neighbours.intersection(authorNeighbours)
             if RelayElection.elects(localPeer, toPass: author, to: peer, among: candidates) { return true }
         }
         return false
@@ -92,16 +74,11 @@ extension ReplicationEngine {
     /// The connections to send this side's own new sets of `zone` at once, while its owner is
     /// away: for each member of the zone this side is not connected to, the two that
     /// `RelayElection` elects among the connections whose peer said it is connected to that
-    /// member, as those members themselves compute it (`electedToRelay`). Nil when a
+    /// member, as those members themselves compute it (`relays`). Nil when a
     /// connection's peer has not said its neighbours yet.
     func firstRelayers(of zone: String) -> Set<ObjectIdentifier>? {
         let (connections, members) = state.withLock { state in
-            (
-                state.current,
-                state.membership.zonesByPeer.compactMap { peer, zones in
-                    zones.contains { $0.zone == zone } ? peer : nil
-                }
-            )
+            (state.current, Set(state.membership.peers(replicating: zone).map(\.peer)))
         }
         var replicating: [(PeerConnection, Set<PeerID>)] = []
         for connection in connections {
