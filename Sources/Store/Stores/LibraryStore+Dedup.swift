@@ -114,6 +114,15 @@ extension LibraryStore {
         """
     }
 
+    /// Whether `zone` has a live tag that is not its name's winner: what the cleanup merges
+    /// (found on `tags_live_losers`, which holds only them).
+    static func hasLiveLosers(zone: String, _ db: Database) throws -> Bool {
+        try db.first(
+            "SELECT 1 FROM tags WHERE zone = ? AND deleted = 0 AND winner != id LIMIT 1", zone,
+            map: { _ in true })
+            ?? false
+    }
+
     /// Runs the cleanup for `zone` as its own transaction (author `dedup`) if it has
     /// anything to do. Returns the number of objects written.
     @discardableResult
@@ -131,7 +140,9 @@ extension LibraryStore {
             return tx.touchedTags
         }
         for zone in zones {
-            guard let names = touched[zone], !names.isEmpty else { continue }
+            guard let names = touched[zone], !names.isEmpty,
+                try read({ db in try Self.hasLiveLosers(zone: zone, db) })
+            else { continue }
             _ = try write(author: .dedup) { tx in try deduplicate(zone: zone, names: names, in: tx) }
         }
     }
