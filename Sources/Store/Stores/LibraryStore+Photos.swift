@@ -169,6 +169,15 @@ extension LibraryStore {
         ) { TagRef(id: $0.string(0), uuid: $0.string(1), name: $0.string(2)) }
     }
 
+    /// Whether one of the photo's tags as people see them (`effectiveTags`) is `tag`: its
+    /// live links whose tag counts for that winner, found by their IDs (`photo/tag`) rather
+    /// than by reading all of the photo's tags.
+    func carries(photo: String, tag winner: String, _ db: Database) throws -> Bool {
+        try db.first(
+            "SELECT 1 FROM live_links WHERE id IN (SELECT ?1 || '/' || t.id FROM tags t WHERE t.winner = ?2) LIMIT 1",
+            photo, winner, map: { _ in true }) ?? false
+    }
+
     func liveRatings(ofPhoto id: String, _ db: Database) throws -> [RatingRef] {
         try db.query("SELECT id, value FROM ratings WHERE photo_id = ? AND deleted = 0 ORDER BY id", id) {
             RatingRef(id: $0.string(0), value: $0.int(1))

@@ -26,8 +26,9 @@ extension LibraryStore {
                 .tag, tag.id, zone: zone, [(TagField.uuid, .text(tag.uuid)), (TagField.name, .text(name))])
             try Self.recomputeWinners(zone: zone, name: name, tx.db)
         }
-        let linked = try effectiveTags(ofPhoto: photo, tx.db).contains { $0.id == tag.id }
-        if !linked { try tx.setLink(photo: photo, tag: tag.id, zone: zone, linked: true) }
+        if try !carries(photo: photo, tag: tag.id, tx.db) {
+            try tx.setLink(photo: photo, tag: tag.id, zone: zone, linked: true)
+        }
         return tag
     }
 
@@ -37,7 +38,7 @@ extension LibraryStore {
         let zone = try livePhotoZone(photo)
         try requireWriteUnlessDefault(zone, action: "untag this photo")
         try write(author: .local) { tx in
-            guard try effectiveTags(ofPhoto: photo, tx.db).contains(where: { $0.id == tag }) else {
+            guard try carries(photo: photo, tag: tag, tx.db) else {
                 throw StoreError.invalid("photo \(photo.prefix(8)) does not carry tag \(tag.prefix(8))")
             }
             let raw = try tx.db.query(
@@ -52,8 +53,7 @@ extension LibraryStore {
 
     /// Tags the photo if it lacks the tag, untags it otherwise. Returns true if now tagged.
     public func toggle(photo: String, tag: String) throws -> Bool {
-        let carried = try read { db in try effectiveTags(ofPhoto: photo, db) }.contains { $0.id == tag }
-        if carried {
+        if try read({ db in try carries(photo: photo, tag: tag, db) }) {
             try untag(photo: photo, tag: tag)
             return false
         }
