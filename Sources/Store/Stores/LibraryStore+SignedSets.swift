@@ -71,42 +71,61 @@ extension LibraryStore {
     /// Per author, the last set held of `zone` (sets are kept only in chain order, so it ends
     /// a contiguous chain from seq 1).
     public func signedSetTops(zone: String) throws -> [PeerID: (seq: UInt64, hash: [UInt8])] {
-        try read { db in
-            var tops: [PeerID: (seq: UInt64, hash: [UInt8])] = [:]
-            try db.forEach("SELECT author, seq, hash FROM signed_set_tops WHERE zone = ?", zone) { row in
-                if let author = PeerID(digest: row.bytes(0)) { tops[author] = (row.uint64(1), row.bytes(2)) }
-            }
-            return tops
+        try read { db in try signedSetTops(zone: zone, db) }
+    }
+
+    private func signedSetTops(zone: String, _ db: Database) throws -> [PeerID: (seq: UInt64, hash: [UInt8])]
+    {
+        var tops: [PeerID: (seq: UInt64, hash: [UInt8])] = [:]
+        try db.forEach("SELECT author, seq, hash FROM signed_set_tops WHERE zone = ?", zone) { row in
+            if let author = PeerID(digest: row.bytes(0)) { tops[author] = (row.uint64(1), row.bytes(2)) }
         }
+        return tops
     }
 
     /// The sets of `zone` past `after` (author → highest seq the peer holds), oldest first per
     /// author, up to about `byteLimit` bytes (always at least one set when any is missing);
-    /// `more` when some were left for the next call.
+    /// `more` when some were left for the next call. The peers of a zone that are all up to
+    /// date ask for the same sets once they are due (50 participants for one tag): all but the
+    /// first get them from `recentSets`.
     public func signedSets(zone: String, after: [PeerID: UInt64], byteLimit: Int) throws -> (
         sets: [SignedSetRow], more: Bool
     ) {
-        let tops = try signedSetTops(zone: zone)
+        let request = SignedSetsRequest(zone: zone, after: after, byteLimit: byteLimit)
+        let cached = { (generation: Int64) in self.recentSets?.answer(request, at: generation) }
+        return try read(cached: cached) { db in
+            let answer = try signedSets(request, db)
+            let bytes = answer.sets.reduce(0) { $0 + $1.bytes.count }
+            recentSets =
+                bytes <= recentReadMaximumBytes
+                ? RecentRead(request: request, generation: db.totalChanges, answer: answer) : nil
+            return answer
+        }
+    }
+
+    private func signedSets(_ request: SignedSetsRequest, _ db: Database) throws -> (
+        sets: [SignedSetRow], more: Bool
+    ) {
+        let (zone, after, byteLimit) = (request.zone, request.after, request.byteLimit)
         var sets: [SignedSetRow] = []
         var bytes = 0
-        for (author, top) in tops.sorted(by: { $0.key < $1.key }) where top.seq > after[author, default: 0] {
+        for (author, top) in try signedSetTops(zone: zone, db).sorted(by: { $0.key < $1.key })
+        where top.seq > after[author, default: 0] {
             var full = false
-            try read { db in
-                try db.forEach(
-                    "SELECT seq, hash, hlc, bytes FROM signed_sets WHERE zone = ? AND author = ? AND seq > ? ORDER BY seq",
-                    zone, author.bytes, Int64(after[author, default: 0])
-                ) { row in
-                    guard !full else { return }
-                    let set = SignedSetRow(
-                        author: author, seq: row.uint64(0), hash: row.bytes(1), hlc: row.uint64(2),
-                        bytes: row.bytes(3))
-                    if !sets.isEmpty && bytes + set.bytes.count > byteLimit {
-                        full = true
-                        return
-                    }
-                    sets.append(set)
-                    bytes += set.bytes.count
+            try db.forEach(
+                "SELECT seq, hash, hlc, bytes FROM signed_sets WHERE zone = ? AND author = ? AND seq > ? ORDER BY seq",
+                zone, author.bytes, Int64(after[author, default: 0])
+            ) { row in
+                guard !full else { return }
+                let set = SignedSetRow(
+                    author: author, seq: row.uint64(0), hash: row.bytes(1), hlc: row.uint64(2),
+                    bytes: row.bytes(3))
+                if !sets.isEmpty && bytes + set.bytes.count > byteLimit {
+                    full = true
+                    return
                 }
+                sets.append(set)
+                bytes += set.bytes.count
             }
             if full { return (sets, true) }
         }
@@ -172,4 +191,11 @@ extension LibraryStore {
             WHERE excluded.seq > signed_set_tops.seq
             """, zone, author.bytes, Int64(seq), hash)
     }
+}
+
+/// What `signedSets` was asked for.
+struct SignedSetsRequest: Equatable {
+    let zone: String
+    let after: [PeerID: UInt64]
+    let byteLimit: Int
 }

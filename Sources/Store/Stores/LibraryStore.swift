@@ -36,7 +36,9 @@ public final class LibraryStore: @unchecked Sendable {
     /// The last small delta page computed, under `lock`: the peers of a zone that are all up
     /// to date ask for the same page after each commit (50 participants for one tag), and all
     /// but the first get it from here instead of reading it again (`changePage`).
-    var recentPage: RecentChangePage?
+    var recentPage: RecentRead<ChangePageRequest, ChangePage>?
+    /// The last signed sets a peer was given (`signedSets`), under `lock`, for the same reason.
+    var recentSets: RecentRead<SignedSetsRequest, (sets: [SignedSetRow], more: Bool)>?
     /// Signs this device's sets as local transactions commit (`signOwnSets`); under `lock`.
     var ownSetSigner: OwnSetSigner?
     /// Which devices are whose (set by Replication from the device lists it checked): the
@@ -128,6 +130,17 @@ public final class LibraryStore: @unchecked Sendable {
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         uses.add(1, ordering: .relaxed)
         return try lock.withLock { try db.readTransaction { try body(db) } }
+    }
+
+    /// `read`, unless `cached` has the answer for the connection's current write count
+    /// (`Database.totalChanges`): asked under the lock, before any transaction is opened, so
+    /// that the peers asking for the same answer after a commit hold the lock only that long.
+    func read<T>(cached: (_ generation: Int64) -> T?, _ body: (Database) throws -> T) throws -> T {
+        uses.add(1, ordering: .relaxed)
+        return try lock.withLock {
+            if let answer = cached(db.totalChanges) { return answer }
+            return try db.readTransaction { try body(db) }
+        }
     }
 
     /// Runs `body` as one transaction recorded in history under `author`, then tells the
