@@ -66,6 +66,29 @@ import Testing
                 of: PhotoField.all.filter(\.isRequired).map(\.code)))
     }
 
+    /// The peers of a zone ask for the sets they lack with the same request after each commit:
+    /// the answer kept for the first is given again only while nothing was written since.
+    @Test func setsAPeerLacksAreReadAgainOnceTheStoreWasWritten() throws {
+        let library = try openLibrary()
+        defer { library.close() }
+        let store = library.privateStore
+        let zone = LibraryStore.defaultZone
+        let data = try store.blobs.store(Array("pixels".utf8))
+        let photo = try store.addPhoto(name: "beach.jpg", data: data)
+        let first = try store.signedSets(zone: zone, after: [:], byteLimit: 1 << 20)
+        #expect(first.sets.map(\.seq) == [1] && !first.more)
+        #expect(try store.signedSets(zone: zone, after: [:], byteLimit: 1 << 20).sets.map(\.seq) == [1])
+        try store.renamePhoto(photo, to: "dunes.jpg")
+        let second = try store.signedSets(zone: zone, after: [:], byteLimit: 1 << 20)
+        #expect(second.sets.map(\.seq) == [1, 2])
+        #expect(
+            try store.signedSets(zone: zone, after: [identity.peerID: 1], byteLimit: 1 << 20).sets.map(\.seq)
+                == [2])
+        // A byte limit below one set still gives one, and says there is more.
+        let limited = try store.signedSets(zone: zone, after: [:], byteLimit: 1)
+        #expect(limited.sets.map(\.seq) == [1] && limited.more)
+    }
+
     @Test func theChainGoesOnAfterTheLibraryIsOpenedAgain() throws {
         let photo: String
         do {
