@@ -81,13 +81,7 @@ extension LibraryStore {
         // Data of photos these sets deleted (or pointed elsewhere) goes when nothing uses it.
         for hash in Set(reports.flatMap(\.releasedData)) { try collectBlob(hash) }
         for (zone, index) in touched.sorted(by: { $0.value < $1.value }) {
-            // Most sets leave no duplicate (a tag added, a link set): one indexed read then
-            // spares the cleanup's write transaction.
-            let due = try read { db in
-                try Self.hasLiveLosers(zone: zone, db)
-                    && permission(of: localPeer, in: zone, db) == .readWrite
-            }
-            if due { reports[index].deduplicated = try deduplicate(zone: zone) }
+            reports[index].deduplicated = try deduplicateIfNeeded(zone: zone)
         }
     }
 

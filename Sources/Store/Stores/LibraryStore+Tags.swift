@@ -124,9 +124,14 @@ extension LibraryStore {
         try tags().filter { $0.name == name }
     }
 
-    /// Cleans up duplicate tags of `zone` when this peer may write there.
-    func deduplicateIfNeeded(zone: String) throws {
-        let canWrite = try read { db in try permission(of: localPeer, in: zone, db) == .readWrite }
-        if canWrite { try deduplicate(zone: zone) }
+    /// Cleans up duplicate tags of `zone` when it has any and this peer may write there.
+    /// Returns the number of objects written. Most writes leave no duplicate (a tag added, a
+    /// link set): one indexed read then spares the cleanup's write transaction.
+    @discardableResult
+    func deduplicateIfNeeded(zone: String) throws -> Int {
+        let due = try read { db in
+            try Self.hasLiveLosers(zone: zone, db) && permission(of: localPeer, in: zone, db) == .readWrite
+        }
+        return due ? try deduplicate(zone: zone) : 0
     }
 }
