@@ -23,6 +23,24 @@ import Testing
         func ids() throws -> [Int] { try db.query("SELECT id FROM t ORDER BY id") { $0.int(0) } }
     }
 
+    @Test func forEachWhileStopsAtTheFirstFalseAndLeavesTheStatementReusable() throws {
+        let f = try Fixture()
+        for id in 1...10 { try f.db.run("INSERT INTO t (id) VALUES (?)", id) }
+        var seen: [Int] = []
+        try f.db.forEachWhile("SELECT id FROM t WHERE id > ? ORDER BY id", 2) { row in
+            seen.append(row.int(0))
+            return seen.count < 3
+        }
+        #expect(seen == [3, 4, 5])
+        // The same (cached) statement, asked again, starts from its first row.
+        var again: [Int] = []
+        try f.db.forEachWhile("SELECT id FROM t WHERE id > ? ORDER BY id", 8) { row in
+            again.append(row.int(0))
+            return true
+        }
+        #expect(again == [9, 10])
+    }
+
     @Test func aFileDatabaseIsInWALModeWithForeignKeysOn() throws {
         let f = try Fixture()
         #expect(try f.db.first("PRAGMA journal_mode") { $0.string(0) } == "wal")

@@ -186,6 +186,19 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// Calls `body` for the rows of the query until it returns false: SQLite steps no further,
+    /// so a reader that needs only the first rows of a long range pays for those alone.
+    public func forEachWhile(
+        _ sql: String, _ values: any SQLBindable..., body: (Row) throws -> Bool
+    ) throws {
+        let stmt = try statement(sql)
+        try stmt.bind(values)
+        defer { sqlite3_reset(stmt.handle) }
+        while try stmt.step() {
+            guard try body(Row(handle: stmt.handle)) else { return }
+        }
+    }
+
     /// Maps every row of the query.
     public func query<T>(
         _ sql: String, _ values: any SQLBindable..., map: (Row) throws -> T

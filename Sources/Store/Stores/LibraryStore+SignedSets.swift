@@ -112,20 +112,20 @@ extension LibraryStore {
         for (author, top) in try signedSetTops(zone: zone, db).sorted(by: { $0.key < $1.key })
         where top.seq > after[author, default: 0] {
             var full = false
-            try db.forEach(
+            try db.forEachWhile(
                 "SELECT seq, hash, hlc, bytes FROM signed_sets WHERE zone = ? AND author = ? AND seq > ? ORDER BY seq",
                 zone, author.bytes, Int64(after[author, default: 0])
             ) { row in
-                guard !full else { return }
                 let set = SignedSetRow(
                     author: author, seq: row.uint64(0), hash: row.bytes(1), hlc: row.uint64(2),
                     bytes: row.bytes(3))
                 if !sets.isEmpty && bytes + set.bytes.count > byteLimit {
                     full = true
-                    return
+                    return false
                 }
                 sets.append(set)
                 bytes += set.bytes.count
+                return true
             }
             if full { return (sets, true) }
         }
