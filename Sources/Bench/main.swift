@@ -12,6 +12,31 @@ import Store
 // FillShare).
 
 let arguments = CommandLine.arguments.dropFirst()
+/// The parts `--only=` names, in the order they run.
+let partNames = [
+    "apply", "dedup", "signature", "thumbnails", "delta", "raw", "replication", "latency", "initial", "bulk",
+]
+let optionNames = [
+    "--only=", "--runs=", "--markdown=", "--fill-share=", "--fill-state=", "--zone=", "--photos=", "--tags=",
+    "--set-photos=",
+]
+// A mistyped option (or `--help`) would otherwise run every part: ten minutes and more.
+for argument in arguments where !optionNames.contains(where: { argument.hasPrefix($0) }) {
+    FileHandle.standardError.write(
+        Data(
+            ("peershare-bench: unknown argument \(argument); the options are "
+                + "\(optionNames.map { $0 + "…" }.joined(separator: " ")) (Sources/Bench/main.swift)\n").utf8)
+    )
+    exit(2)
+}
+for name in arguments.filter({ $0.hasPrefix("--only=") }).flatMap({ $0.dropFirst(7).split(separator: ",") })
+where !partNames.contains(String(name)) {
+    FileHandle.standardError.write(
+        Data(
+            "peershare-bench: unknown part \(name) in --only; the parts are \(partNames.joined(separator: ", "))\n"
+                .utf8))
+    exit(2)
+}
 func intArgument(_ name: String, _ fallback: Int) -> Int {
     Int(arguments.first(where: { $0.hasPrefix("--\(name)=") })?.dropFirst(name.count + 3) ?? "") ?? fallback
 }
