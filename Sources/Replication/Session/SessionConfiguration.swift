@@ -25,6 +25,10 @@ public struct SessionConfiguration: Sendable {
     /// Bytes of signed sets read and sent in one message at most (one set always goes): the
     /// memory a relay of a zone's sets takes on either side.
     public var setsMessageBytes = 1 << 20
+    /// Signed-sets messages sent and not yet answered, per zone, to a peer that answers them
+    /// (`setAcks`): with `setsMessageBytes`, what a receiver holds of a relay's sets while it
+    /// takes them.
+    public var setsWindow = 2
     /// Bytes asked for per photo-data request.
     public var dataChunkSize = 256 << 10
     /// Photo-data requests outstanding at once: with the chunk size, the memory a transfer

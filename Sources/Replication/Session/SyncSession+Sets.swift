@@ -8,6 +8,10 @@ import Store
 extension SyncSession {
     var exchangesSets: Bool { agreement?.capabilities.contains(.signedSets) == true }
 
+    /// Both sides answer signed-sets messages (`SetsTakenMessage`), so the sender keeps a
+    /// window of them; with an older peer they go unanswered, as fast as they are read.
+    var answersSets: Bool { exchangesSets && agreement?.capabilities.contains(.setAcks) == true }
+
     /// Tells the peer which sets of `zone` this side holds (after the zone clocks).
     mutating func announceSets(_ zone: SessionZone) {
         guard exchangesSets, zones[zone.zone] != nil else { return }
@@ -36,7 +40,8 @@ extension SyncSession {
     /// from the changes and keeps the sets without applying them again.
     mutating func maybePrepareSets(_ id: String) {
         guard state == .active, exchangesSets, var zone = zones[id], let remote = zone.setsRemote,
-            zone.setsDirty, !zone.setsPreparing, !zone.dirty, !zone.preparing, outbox.isIdle(zone: id)
+            zone.setsDirty, !zone.setsPreparing, !zone.dirty, !zone.preparing, outbox.isIdle(zone: id),
+            !answersSets || zone.setsUnanswered < configuration.setsWindow
         else { return }
         zone.setsDirty = false
         zone.setsPreparing = true
@@ -66,6 +71,7 @@ extension SyncSession {
                 zone: id, certificates: prepared.certificates, sets: prepared.sets.map(\.bytes))
             if message.frame().bodyLength <= sendableFrameSize {
                 out.send(message)
+                if answersSets { zone.setsUnanswered += 1 }
             } else {
                 // One set larger than a frame (a transaction of a huge import): the peer gets
                 // those changes from their author or the owner instead.
@@ -100,10 +106,24 @@ extension SyncSession {
                 .info,
                 "ignored \(message.sets.count) signed sets of zone \(message.zone), which is not "
                     + "replicated with this peer")
+            if answersSets { out.send(SetsTakenMessage(zone: message.zone)) }
             return
         }
         setsApplying += 1
         out.append(.applySets(message))
+    }
+
+    /// The peer took one of the signed-sets messages sent to it: the window has room again.
+    mutating func receiveSetsTaken(_ message: SetsTakenMessage) throws(ProtocolViolation) {
+        guard answersSets else {
+            throw ProtocolViolation("sets taken, but the hellos did not agree on answering signed sets")
+        }
+        // A zone dropped from the connection (and perhaps added back) forgot its count: an
+        // answer to a message sent before is ignored.
+        guard var zone = zones[message.zone], zone.setsUnanswered > 0 else { return }
+        zone.setsUnanswered -= 1
+        zones[message.zone] = zone
+        maybePrepareSets(message.zone)
     }
 
     mutating func setsApplied(zone id: String, _ outcome: SetsApplied) {
@@ -113,6 +133,7 @@ extension SyncSession {
             close(.internalFailure("applying signed sets of zone \(id): \(failure)"), code: .internalError)
             return
         }
+        if answersSets { out.send(SetsTakenMessage(zone: id)) }
         guard var zone = zones[id] else { return }
         // The peer holds what it sent: nothing of it goes back.
         var remote = zone.setsRemote ?? SeqVector()

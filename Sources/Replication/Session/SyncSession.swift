@@ -64,7 +64,7 @@ public struct SyncSession: Sendable {
     /// The optional features this build announces in its hello.
     public static let capabilities: Capabilities = [
         .addresses, .refusalNotices, .persons, .membership, .signerLists, .signedSets, .neighbours,
-        .addressRecords,
+        .addressRecords, .setAcks,
     ]
 
     public init(
@@ -114,7 +114,7 @@ public struct SyncSession: Sendable {
         return outbox.isEmpty && incoming.isEmpty && fetcher.pendingCount == 0 && pendingUndos == 0
             && setsApplying == 0
             && zones.values.allSatisfy {
-                !$0.preparing && !$0.dirty && $0.remote != nil && !$0.setsPreparing
+                !$0.preparing && !$0.dirty && $0.remote != nil && !$0.setsPreparing && $0.setsUnanswered == 0
                     && !($0.setsDirty && $0.setsRemote != nil)
             }
     }
@@ -267,6 +267,7 @@ public struct SyncSession: Sendable {
         case .membershipOperations(let message): receiveMembership(message)
         case .setVector(let message): try receiveSetVector(message)
         case .signedSets(let message): try receiveSignedSets(message)
+        case .setsTaken(let message): try receiveSetsTaken(message)
         case .neighbours(let message):
             guard agreement?.capabilities.contains(.neighbours) == true else {
                 throw ProtocolViolation("a neighbours message, but the hellos did not agree on neighbours")

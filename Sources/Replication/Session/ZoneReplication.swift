@@ -29,6 +29,9 @@ struct ZoneReplication: Sendable {
     var setsRemote: SeqVector?
     var setsDirty = false
     var setsPreparing = false
+    /// Signed-sets messages sent and not answered yet (only counted when the hellos agreed
+    /// on `setAcks`): while there are `setsWindow`, no more are read.
+    var setsUnanswered = 0
 
     init(info: SessionZone, batchSize: Int) {
         self.info = info

@@ -57,6 +57,7 @@ enum SampleMessages {
         .signedSets(SignedSetsMessage(zone: "zone-a", certificates: [[1, 2], []], sets: [[9, 9, 9], []])),
         .signedSets(
             SignedSetsMessage(zone: "zone-a", certificates: [], sets: [Array(repeating: 5, count: 700)])),
+        .setsTaken(SetsTakenMessage(zone: "zone-a")),
         .neighbours(NeighboursMessage([peer(2), peer(1), peer(2)])),
         .neighbours(NeighboursMessage([])),
         .addressRecords(
@@ -137,11 +138,11 @@ enum SampleMessages {
 
     @Test func typeNumbersAreTheDocumentedOnes() {
         let types = SampleMessages.all.map { $0.frame().type.rawValue }
-        #expect(Set(types) == Set(2...20))
+        #expect(Set(types) == Set(2...21))
     }
 
     @Test func helloAndUnknownTypesAreUnexpectedHere() {
-        for type: UInt8 in [0x00, 0x01, 0x15, 0xFF] {
+        for type: UInt8 in [0x00, 0x01, 0x16, 0xFF] {
             #expect(throws: WireError.unexpectedMessage(type: type, expected: "a replication message")) {
                 try PeerMessage(frame: Frame(type: MessageType(rawValue: type), payload: []))
             }

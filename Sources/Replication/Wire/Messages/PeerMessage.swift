@@ -20,6 +20,7 @@ public enum PeerMessage: Equatable, Sendable {
     case membershipOperations(MembershipOperationsMessage)
     case setVector(SetVectorMessage)
     case signedSets(SignedSetsMessage)
+    case setsTaken(SetsTakenMessage)
     case neighbours(NeighboursMessage)
     case addressRecords(AddressRecordsMessage)
 
@@ -44,6 +45,7 @@ public enum PeerMessage: Equatable, Sendable {
             self = .membershipOperations(try MembershipOperationsMessage(frame: frame, limits: limits))
         case .setVector: self = .setVector(try SetVectorMessage(frame: frame, limits: limits))
         case .signedSets: self = .signedSets(try SignedSetsMessage(frame: frame, limits: limits))
+        case .setsTaken: self = .setsTaken(try SetsTakenMessage(frame: frame, limits: limits))
         case .neighbours: self = .neighbours(try NeighboursMessage(frame: frame, limits: limits))
         case .addressRecords: self = .addressRecords(try AddressRecordsMessage(frame: frame, limits: limits))
         default: throw .unexpectedMessage(type: frame.type.rawValue, expected: "a replication message")
@@ -70,6 +72,7 @@ public enum PeerMessage: Equatable, Sendable {
         case .membershipOperations(let message): return message.frame()
         case .setVector(let message): return message.frame()
         case .signedSets(let message): return message.frame()
+        case .setsTaken(let message): return message.frame()
         case .neighbours(let message): return message.frame()
         case .addressRecords(let message): return message.frame()
         }
