@@ -68,7 +68,10 @@ for run in 1...runs {
     let only = arguments.first(where: { $0.hasPrefix("--only=") }).map {
         Set($0.dropFirst(7).split(separator: ",").map(String.init))
     }
-    func wanted(_ part: String) -> Bool { only == nil || only!.contains(part) }
+    func wanted(_ part: String) -> Bool {
+        precondition(partNames.contains(part), "part \(part) is missing from partNames")
+        return only == nil || only!.contains(part)
+    }
     // Each part starts with the disk written out: the 1 GB part, or the apply part's WAL,
     // left the kernel writing back for seconds into the part after it (dedup took 0.55 s in
     // a full run, 0.43 s alone). What a part writes itself stays inside its own figure.

@@ -106,11 +106,16 @@ extension SyncSession {
                 .info,
                 "ignored \(message.sets.count) signed sets of zone \(message.zone), which is not "
                     + "replicated with this peer")
-            if answersSets { out.send(SetsTakenMessage(zone: message.zone)) }
+            answer(setsOf: message.zone)
             return
         }
         setsApplying += 1
         out.append(.applySets(message))
+    }
+
+    /// Tells a peer that answers signed sets that one of its messages of `zone` was taken.
+    private mutating func answer(setsOf zone: String) {
+        if answersSets { out.send(SetsTakenMessage(zone: zone)) }
     }
 
     /// The peer took one of the signed-sets messages sent to it: the window has room again.
@@ -133,7 +138,7 @@ extension SyncSession {
             close(.internalFailure("applying signed sets of zone \(id): \(failure)"), code: .internalError)
             return
         }
-        if answersSets { out.send(SetsTakenMessage(zone: id)) }
+        answer(setsOf: id)
         guard var zone = zones[id] else { return }
         // The peer holds what it sent: nothing of it goes back.
         var remote = zone.setsRemote ?? SeqVector()

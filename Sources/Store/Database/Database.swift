@@ -178,11 +178,9 @@ public final class Database: @unchecked Sendable {
     public func forEach(
         _ sql: String, values: [any SQLBindable], body: (Row) throws -> Void
     ) throws {
-        let stmt = try statement(sql)
-        try stmt.bind(values)
-        defer { sqlite3_reset(stmt.handle) }
-        while try stmt.step() {
-            try body(Row(handle: stmt.handle))
+        try forEachWhile(sql, values: values) { row in
+            try body(row)
+            return true
         }
     }
 
@@ -190,6 +188,12 @@ public final class Database: @unchecked Sendable {
     /// so a reader that needs only the first rows of a long range pays for those alone.
     public func forEachWhile(
         _ sql: String, _ values: any SQLBindable..., body: (Row) throws -> Bool
+    ) throws {
+        try forEachWhile(sql, values: values, body: body)
+    }
+
+    public func forEachWhile(
+        _ sql: String, values: [any SQLBindable], body: (Row) throws -> Bool
     ) throws {
         let stmt = try statement(sql)
         try stmt.bind(values)

@@ -53,14 +53,7 @@ extension LibraryStore {
     ) throws -> ChangePage {
         let request = ChangePageRequest(
             zone: zone, since: since, batchSize: batchSize, author: author, limit: limit)
-        let cached = { (generation: Int64) in self.recentPage?.answer(request, at: generation) }
-        return try read(cached: cached) { db in
-            let (page, bytes) = try changePage(request, db)
-            recentPage =
-                bytes <= recentReadMaximumBytes
-                ? RecentRead(request: request, generation: db.totalChanges, answer: page) : nil
-            return page
-        }
+        return try readKept(\.recentPage, request) { db in try changePage(request, db) }
     }
 
     /// The page `request` asks for, and its values' estimated bytes.
@@ -295,23 +288,6 @@ struct ChangePageRequest: Hashable {
     let batchSize: Int
     let author: PeerID?
     let limit: ChangePageLimit
-}
-
-/// Only answers of about this many bytes or fewer are kept in a `RecentRead`: a joiner's pages
-/// of megabytes are asked for once each, and would only hold memory.
-let recentReadMaximumBytes = 64 * 1024
-
-/// A small read's answer with the request and the connection's write count it was read at
-/// (`Database.totalChanges`): the same request at the same count gets the same answer, looked
-/// up under the store's lock without opening a transaction (`LibraryStore.read(cached:_:)`).
-struct RecentRead<Request: Equatable, Answer> {
-    let request: Request
-    let generation: Int64
-    let answer: Answer
-
-    func answer(_ request: Request, at generation: Int64) -> Answer? {
-        request == self.request && generation == self.generation ? answer : nil
-    }
 }
 
 /// How much of a delta one `changePage` reads: about `fields` field changes, and batches only

@@ -92,19 +92,12 @@ extension LibraryStore {
         sets: [SignedSetRow], more: Bool
     ) {
         let request = SignedSetsRequest(zone: zone, after: after, byteLimit: byteLimit)
-        let cached = { (generation: Int64) in self.recentSets?.answer(request, at: generation) }
-        return try read(cached: cached) { db in
-            let answer = try signedSets(request, db)
-            let bytes = answer.sets.reduce(0) { $0 + $1.bytes.count }
-            recentSets =
-                bytes <= recentReadMaximumBytes
-                ? RecentRead(request: request, generation: db.totalChanges, answer: answer) : nil
-            return answer
-        }
+        return try readKept(\.recentSets, request) { db in try signedSets(request, db) }
     }
 
+    /// The sets `request` asks for, and their bytes.
     private func signedSets(_ request: SignedSetsRequest, _ db: Database) throws -> (
-        sets: [SignedSetRow], more: Bool
+        (sets: [SignedSetRow], more: Bool), bytes: Int
     ) {
         let (zone, after, byteLimit) = (request.zone, request.after, request.byteLimit)
         var sets: [SignedSetRow] = []
@@ -127,9 +120,9 @@ extension LibraryStore {
                 bytes += set.bytes.count
                 return true
             }
-            if full { return (sets, true) }
+            if full { return ((sets, true), bytes) }
         }
-        return (sets, false)
+        return ((sets, false), bytes)
     }
 
     /// The certificate of an author whose sets this store keeps (nil for one it never saw).

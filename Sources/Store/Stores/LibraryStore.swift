@@ -132,14 +132,23 @@ public final class LibraryStore: @unchecked Sendable {
         return try lock.withLock { try db.readTransaction { try body(db) } }
     }
 
-    /// `read`, unless `cached` has the answer for the connection's current write count
-    /// (`Database.totalChanges`): asked under the lock, before any transaction is opened, so
-    /// that the peers asking for the same answer after a commit hold the lock only that long.
-    func read<T>(cached: (_ generation: Int64) -> T?, _ body: (Database) throws -> T) throws -> T {
+    /// `read` for a request whose answer is kept in `slot` (under the store's lock): looked up
+    /// there before any transaction is opened, so that the peers asking for the same answer
+    /// after a commit hold the lock only that long; read and kept (if small) otherwise.
+    /// `body` gives the answer and its size in bytes.
+    func readKept<Request, Answer>(
+        _ slot: ReferenceWritableKeyPath<LibraryStore, RecentRead<Request, Answer>?>, _ request: Request,
+        _ body: (Database) throws -> (Answer, bytes: Int)
+    ) throws -> Answer {
         uses.add(1, ordering: .relaxed)
         return try lock.withLock {
-            if let answer = cached(db.totalChanges) { return answer }
-            return try db.readTransaction { try body(db) }
+            let generation = db.totalChanges
+            if let answer = self[keyPath: slot]?.answer(request, at: generation) { return answer }
+            let (answer, bytes) = try db.readTransaction { try body(db) }
+            self[keyPath: slot] =
+                bytes <= RecentRead<Request, Answer>.maximumBytes
+                ? RecentRead(request: request, generation: generation, answer: answer) : nil
+            return answer
         }
     }
 
