@@ -140,7 +140,6 @@ struct ReplicationBench {
             pair.waitInSync()
         }
         let cpu = processCPUSeconds() - cpuBefore
-        if getenv("XWINDOW") != nil { print(String(format: "window %.6f,%.6f", start, start + seconds)) }
         let metadata = rows.last(ofTotal: photos.count).map { $0 - start } ?? .nan
         let disk = try FileWriteLimit(directory: directory + "/initial", count: 1_000, size: 100_000)
             .seconds()
