@@ -28,7 +28,11 @@ owner answers owner_busy) and `sync` with `wait` until each holds the photo and 
 Each round then adds a new tag to the photo at the writer, over its control socket, and
 times the tag's arrival at every other participant from `history` events on a `watch`
 stream opened on each before the rounds (so no polling latency). Times are from just
-before the writer's request is sent; the writer's own response time is reported too.
+before the writer's request is sent; the writer's own response time is reported too. The
+rows' limit column divides by the cores the CPU every daemon spent from each request to the
+last arrival (above its idle rate), plus this script's own reading of the watch streams: on
+one machine a round cannot end before that work has run. The rest of a round's CPU, the
+change's signed sets 0.1 s later, is reported apart.
 
 (a) The owner online writes. (b) The owner stopped (SIGTERM), the first participant writes
 and the 49 others should see it; its rounds start once the participants' CPU is back near
