@@ -20,22 +20,23 @@ let optionNames = [
     "--only=", "--runs=", "--markdown=", "--fill-share=", "--fill-state=", "--zone=", "--photos=", "--tags=",
     "--set-photos=",
 ]
-// A mistyped option (or `--help`) would otherwise run every part: ten minutes and more.
-for argument in arguments where !optionNames.contains(where: { argument.hasPrefix($0) }) {
-    FileHandle.standardError.write(
-        Data(
-            ("peershare-bench: unknown argument \(argument); the options are "
-                + "\(optionNames.map { $0 + "…" }.joined(separator: " ")) (Sources/Bench/main.swift)\n").utf8)
-    )
+/// Says what was wrong with the command line and ends with status 2.
+func usageError(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("peershare-bench: \(message)\n".utf8))
     exit(2)
 }
-for name in arguments.filter({ $0.hasPrefix("--only=") }).flatMap({ $0.dropFirst(7).split(separator: ",") })
-where !partNames.contains(String(name)) {
-    FileHandle.standardError.write(
-        Data(
-            "peershare-bench: unknown part \(name) in --only; the parts are \(partNames.joined(separator: ", "))\n"
-                .utf8))
-    exit(2)
+// A mistyped option (or `--help`) would otherwise run every part: ten minutes and more.
+for argument in arguments where !optionNames.contains(where: { argument.hasPrefix($0) }) {
+    usageError(
+        "unknown argument \(argument); the options are \(optionNames.map { $0 + "…" }.joined(separator: " ")) "
+            + "(Sources/Bench/main.swift)")
+}
+/// The parts `--only=` asked for (nil: every part).
+let only = arguments.first(where: { $0.hasPrefix("--only=") }).map {
+    Set($0.dropFirst(7).split(separator: ",").map(String.init))
+}
+for name in only ?? [] where !partNames.contains(name) {
+    usageError("unknown part \(name) in --only; the parts are \(partNames.joined(separator: ", "))")
 }
 func intArgument(_ name: String, _ fallback: Int) -> Int {
     Int(arguments.first(where: { $0.hasPrefix("--\(name)=") })?.dropFirst(name.count + 3) ?? "") ?? fallback
@@ -65,9 +66,6 @@ for run in 1...runs {
     let scratch = NSTemporaryDirectory() + "peershare-bench-\(getpid())-\(run)"
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     scratches.append(scratch)
-    let only = arguments.first(where: { $0.hasPrefix("--only=") }).map {
-        Set($0.dropFirst(7).split(separator: ",").map(String.init))
-    }
     func wanted(_ part: String) -> Bool {
         precondition(partNames.contains(part), "part \(part) is missing from partNames")
         return only == nil || only!.contains(part)
