@@ -104,6 +104,7 @@ final class PeerConnection: @unchecked Sendable {
                     storeBacklog.leave()
                 }
             },
+            backgroundIsIdle: { [storeBacklog] in storeBacklog.isEmpty },
             onDataStored: { [weak owner] store, hash in owner?.dataStored(store, hash) }, sets: sets,
             maximumSetBodyBytes: sessionConfiguration.maximumFrameSize)
         effects.zones = Dictionary(zones.map { ($0.zone, $0) }, uniquingKeysWith: { first, _ in first })

@@ -18,6 +18,10 @@ final class StoreBacklog: Sendable {
     /// A job was queued.
     func enter() { condition.withLock { queued += 1 } }
 
+    /// Whether no job is queued or running. Only the connection's worker queues jobs, so on
+    /// that thread the answer holds until it queues the next one.
+    var isEmpty: Bool { condition.withLock { queued == 0 } }
+
     /// A job finished.
     func leave() {
         condition.withLock {

@@ -22,6 +22,9 @@ final class StoreEffects {
     /// Runs store work off the connection's thread, in submission order: applying a change
     /// set then overlaps with receiving photo data.
     let background: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// Whether `background` has nothing queued or running. A small change set then needs
+    /// nothing to wait for and is applied on the connection's thread (`inlineApplyChanges`).
+    let backgroundIsIdle: @Sendable () -> Bool
     /// The zones replicated with the peer, as last given to the session.
     var zones: [String: SessionZone] = [:] {
         didSet { closeServedFile() }
@@ -46,6 +49,7 @@ final class StoreEffects {
         publish: @escaping @Sendable (PartialBlob, @escaping @Sendable (StoreError?) -> Void) -> Void,
         deliver: @escaping @Sendable (SessionEvent) -> Void,
         background: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        backgroundIsIdle: @escaping @Sendable () -> Bool,
         onDataStored: @escaping @Sendable (StoreKind, ContentHash) -> Void,
         sets: SetRelay? = nil, maximumSetBodyBytes: Int = 16 << 20
     ) {
@@ -57,8 +61,19 @@ final class StoreEffects {
         self.publish = publish
         self.deliver = deliver
         self.background = background
+        self.backgroundIsIdle = backgroundIsIdle
         self.onDataStored = onDataStored
     }
+
+    /// The largest change set applied on the connection's own thread when no store work is
+    /// queued: a peer's live change (a tag, a rating) is a few field changes, and handing it
+    /// to the applier thread and its result back cost two thread wake-ups per change at
+    /// every receiver of a zone. Larger sets still go to the applier, so that applying them
+    /// overlaps with receiving photo data.
+    static let inlineApplyChanges = 64
+    /// The same for signed sets, by their encoded size: a relayed change of one tag is one
+    /// or two sets of a few hundred bytes each.
+    static let inlineApplySetBytes = 8 << 10
 
     /// Performs a store action; nil for actions that are not about the store.
     func perform(_ action: SessionAction) -> [SessionEvent]? {
@@ -71,6 +86,10 @@ final class StoreEffects {
             // Sets that arrive while the previous ones wait to be applied join them: one
             // transaction for several sets (`LibraryStore.apply(_:from:)` on an array).
             if let batch = openBatch, batch.join(set) { return [] }
+            if set.changeCount <= Self.inlineApplyChanges, backgroundIsIdle() {
+                openBatch = nil
+                return Self.apply([set], to: store(ofZone: set.zone), from: remotePeer)
+            }
             let batch = PendingSets(set)
             openBatch = batch
             let (store, peer, deliver) = (store(ofZone: set.zone), remotePeer, self.deliver)
@@ -82,27 +101,20 @@ final class StoreEffects {
             return [.setsPrepared(zone: zone, prepareSets(zone, after, byteLimit))]
         case .applySets(let message):
             openBatch = nil  // later change sets are applied after these signed sets
-            let (store, relay, deliver, limit) = (
-                store(ofZone: message.zone), sets, self.deliver, maximumSetBodyBytes
-            )
+            let (store, relay, limit) = (store(ofZone: message.zone), sets, maximumSetBodyBytes)
             let relayIsOwner = zones[message.zone]?.peerIsOwner == true
             let owner = relayIsOwner ? remotePeer : nil
-            background {
-                let outcome: SetsApplied
-                if let store, let relay {
-                    do {
-                        outcome = try relay.apply(
-                            message, to: store, relayIsOwner: relayIsOwner, owner: owner,
-                            maximumBodyBytes: limit)
-                    } catch {
-                        outcome = SetsApplied(
-                            received: [:], held: SeqVector(), gap: false, failure: "\(error)")
-                    }
-                } else {
-                    outcome = SetsApplied(received: [:], held: SeqVector(), gap: false)
-                }
-                deliver(.setsApplied(zone: message.zone, outcome))
+            let applySets: @Sendable () -> SessionEvent = {
+                SessionEvent.setsApplied(
+                    zone: message.zone,
+                    Self.apply(
+                        message, to: store, relay: relay, relayIsOwner: relayIsOwner, owner: owner, limit))
             }
+            if message.sets.reduce(0, { $0 + $1.count }) <= Self.inlineApplySetBytes, backgroundIsIdle() {
+                return [applySets()]
+            }
+            let deliver = self.deliver
+            background { deliver(applySets()) }
             return []
         case .undoRefused(let message):
             openBatch = nil  // later change sets are applied after this undo
@@ -171,6 +183,22 @@ final class StoreEffects {
             return .success(ChangePage(sets: [], complete: true))
         } catch {
             return .failure(SessionFailure("\(error)"))
+        }
+    }
+
+    /// Checks, keeps and applies the signed sets of `message` (nothing without a store of the
+    /// zone or a relay).
+    private static func apply(
+        _ message: SignedSetsMessage, to store: LibraryStore?, relay: SetRelay?, relayIsOwner: Bool,
+        owner: PeerID?, _ maximumBodyBytes: Int
+    ) -> SetsApplied {
+        guard let store, let relay else { return SetsApplied(received: [:], held: SeqVector(), gap: false) }
+        do {
+            return try relay.apply(
+                message, to: store, relayIsOwner: relayIsOwner, owner: owner,
+                maximumBodyBytes: maximumBodyBytes)
+        } catch {
+            return SetsApplied(received: [:], held: SeqVector(), gap: false, failure: "\(error)")
         }
     }
 

@@ -80,7 +80,7 @@ final class SessionLink {
         let effects = StoreEffects(
             library: local.0, remotePeer: remote.localPeer, claims: claims,
             publish: { blob, done in done(BlobStore.publish([blob])[0]) }, deliver: { _ in },
-            background: { $0() },
+            background: { $0() }, backgroundIsIdle: { true },
             onDataStored: { _, _ in })
         effects.zones = Dictionary(uniqueKeysWithValues: local.1.map { ($0.zone, $0) })
         let session = SyncSession(

@@ -18,13 +18,47 @@ import Testing
         let effects = StoreEffects(
             library: world.participant.library, remotePeer: world.owner.peer, claims: DataClaims(),
             publish: { _, _ in }, deliver: { event in delivered.withLock { $0.append(Self.name(event)) } },
-            background: { $0() }, onDataStored: { _, _ in })
+            background: { $0() }, backgroundIsIdle: { false }, onDataStored: { _, _ in })
         effects.zones = [
             zone: SessionZone(zone: zone, store: .shared, localIsOwner: false, clock: VectorClock())
         ]
         for set in sets { #expect(effects.perform(.apply(set))?.isEmpty == true) }
         // Applied first, the session would look idle — in sync — with the data missing.
         #expect(delivered.withLock { $0 }.prefix(2) == ["dataWanted", "applied"])
+    }
+
+    /// A peer's small change, with no store work queued, is applied on the connection's own
+    /// thread: its results come back from `perform`, in the same order, and nothing goes
+    /// through the background. A larger set still goes there.
+    @Test func aSmallSetIsAppliedInlineWhenNoStoreWorkIsQueued() throws {
+        let world = try TwoLibraries()
+        let photo = try world.owner.addPhoto("p.jpg", bytes: [1, 2, 3, 4], tags: ["a"])
+        let zone = try world.share(photo)
+        let sets = try world.owner.library.privateStore.changes(
+            zone: zone, since: try world.participant.library.sharedStore.clock(of: zone), batchSize: 1_000)
+        try #require(sets.count == 1 && sets[0].changeCount <= StoreEffects.inlineApplyChanges)
+        let backgroundJobs = Guarded(0)
+        let effects = StoreEffects(
+            library: world.participant.library, remotePeer: world.owner.peer, claims: DataClaims(),
+            publish: { _, _ in }, deliver: { _ in },
+            background: { job in
+                backgroundJobs.withLock { $0 += 1 }
+                job()
+            }, backgroundIsIdle: { true }, onDataStored: { _, _ in })
+        effects.zones = [
+            zone: SessionZone(zone: zone, store: .shared, localIsOwner: false, clock: VectorClock())
+        ]
+        let events = try #require(effects.perform(.apply(sets[0])))
+        #expect(events.map(Self.name) == ["dataWanted", "applied"])
+        #expect(backgroundJobs.withLock { $0 } == 0)
+        #expect(try world.participant.library.sharedStore.photo(photo) != nil)
+
+        let large = ChangeSet(
+            zone: zone, since: sets[0].until, until: sets[0].until,
+            objects: Array(repeating: sets[0].objects[0], count: StoreEffects.inlineApplyChanges + 1))
+        #expect(large.changeCount > StoreEffects.inlineApplyChanges)
+        #expect(effects.perform(.apply(large))?.isEmpty == true)
+        #expect(backgroundJobs.withLock { $0 } == 1)
     }
 
     private static func name(_ event: SessionEvent) -> String {
