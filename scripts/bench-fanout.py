@@ -370,8 +370,13 @@ def run_variant(label, writer, targets, photo, cpu_daemons, ids):
                                  f"(round {r + 1} of {ROUNDS})")
             log(f"{label}: {result['failure']}")
             break
+        # The targets the writer was not connected to get the change relayed (in (b)): the last of
+        # them, and the last of the others, apart.
+        relayed = [a for w, a in zip(watches, arrivals) if a is not None and ids[w.daemon.name] not in connected]
+        direct = [a for w, a in zip(watches, arrivals) if a is not None and ids[w.daemon.name] in connected]
         result["rounds"].append({"response": responded, "first": got[0], "median": got[len(got) // 2],
-                                 "last": got[-1]})
+                                 "last": got[-1], "last_direct": max(direct, default=None),
+                                 "last_relayed": max(relayed, default=None)})
         log(f"{label} round {r + 1}/{ROUNDS}: first {got[0] * 1000:.1f} ms, all {len(got)} {got[-1] * 1000:.1f} ms "
             f"(writer answered after {responded * 1000:.1f} ms)")
     result["cpu"] = [d.cpu_seconds() - c for d, c in zip(cpu_daemons, cpu0)]
@@ -576,7 +581,13 @@ def main():
             n = r["partial"] or r["targets"]
             log(f"{r['label']}: arrivals per round, medians over rounds: first "
                 f"{ms(percentile([x['first'] for x in r['rounds']], 50))}, arrival {n // 2 + 1} of {n} "
-                f"{ms(percentile(mids, 50))}, last {ms(percentile([x['last'] for x in r['rounds']], 50))}")
+                f"{ms(percentile(mids, 50))}, last {ms(percentile([x['last'] for x in r['rounds']], 50))}"
+                + "".join(f"; {label} {ms(percentile(values, 50))}"
+                          for label, values in [(label, [x[f'last_{kind}'] for x in r['rounds']
+                                                         if x[f'last_{kind}'] is not None])
+                                                for kind, label in (("direct", "last the writer is connected to"),
+                                                                    ("relayed", "last it is not (relayed)"))]
+                          if values))
     rows.append((f"the owner stopped with {PARTICIPANTS} participants connected: their CPU until it settles "
                  "(measured before (b)'s rounds)", "—", departure, "—", "—", "—"))
     rows.append((f"{PARTICIPANTS + 1} daemons after the fan-out set-up{mesh_label()}: total RSS; threads per daemon",
