@@ -123,6 +123,10 @@ struct PeerRecord: Sendable {
     var dialedAddress: PeerAddress?
     /// Not before this instant; nil means now.
     var nextDial: ContinuousClock.Instant?
+    /// A dial the peer refused as a duplicate was tried again without the backoff: done once
+    /// per peer while the engine runs, so that a peer refusing every dial so cannot make this
+    /// side dial it ten times a second.
+    var redialedStaleDuplicate = false
     /// Bytes of connections that have ended.
     var bytesIn = 0
     var bytesOut = 0

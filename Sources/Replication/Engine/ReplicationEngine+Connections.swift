@@ -187,6 +187,10 @@ extension ReplicationEngine: ConnectionOwner {
         return delay
     }
 
+    /// How soon a dial the peer refused as a duplicate is tried again, the first time it
+    /// happens with that peer (`connectionEnded`, `PeerRecord.redialedStaleDuplicate`).
+    static let staleDuplicateRedial: Duration = .milliseconds(100)
+
     /// The backoff delay before redialing `peer`. When both sides dial each other, the
     /// connection dialed by the smaller peer ID is the one kept (`ConnectionTieBreak`): the
     /// larger side waits one base delay more, so that after a lost connection the smaller
@@ -387,6 +391,16 @@ extension ReplicationEngine: ConnectionOwner {
                 _ = attemptFailed(&record, of: peer, round: state.syncRound, unit: unit)
             } else {
                 return false
+            }
+            if connection.dialedByLocal, !record.redialedStaleDuplicate,
+                case .remoteClosed(.duplicate, _) = reason, let next = record.nextDial
+            {
+                // The peer keeps a connection with this side that this side does not have: one
+                // from before this daemon restarted, which the peer is about to find closed
+                // (it kept it by the tie-break). Tried again almost at once rather than after
+                // the backoff (2 s after such a restart); a later refusal backs off as usual.
+                record.nextDial = min(next, .now + Self.staleDuplicateRedial)
+                record.redialedStaleDuplicate = true
             }
             return wasCurrent
         }

@@ -1,7 +1,6 @@
 import Foundation
 import Store
 import Support
-import Synchronization
 import TestSupport
 import Testing
 
@@ -12,13 +11,42 @@ import Testing
 @Suite struct EngineDuplicateDialTests {
     @Test func aDialThePeerClosesAsADuplicateDoesNotMakeItUnreachable() async throws {
         let owner = try EnginePeer("owner")
+        let served = Guarded(0)
+        let (listener, other) = try Self.peerRefusingAsDuplicate(served: served)
+        defer { listener.close() }
+        try Self.share(owner, with: other.peerID, at: listener.port)
+        owner.engine.syncNow()
+        // Two dials answered "duplicate": the engine has handled the first one's end.
+        try waitUntil("the engine dialed twice") { served.withLock { $0 } >= 2 }
+        let status = owner.engine.syncStatus()
+        #expect(status.unreachable.isEmpty, "\(status.unreachable)")
+        #expect(!status.inSync)
+    }
+
+    /// A daemon that restarted dials a peer that still keeps the connection of its previous
+    /// run (the peer has not noticed its end yet, and keeps it by the tie-break): the first
+    /// refusal is tried again at once, not after the backoff (here ten minutes).
+    @Test func aFirstDuplicateRefusalIsDialedAgainWithoutTheBackoff() async throws {
+        let owner = try EnginePeer("owner") {
+            $0.reconnectBase = .seconds(600)
+            $0.reconnectMax = .seconds(600)
+        }
+        let served = Guarded(0)
+        let (listener, other) = try Self.peerRefusingAsDuplicate(served: served)
+        defer { listener.close() }
+        try Self.share(owner, with: other.peerID, at: listener.port)
+        owner.engine.syncNow()
+        try waitUntil("the engine dialed again after the first refusal") {
+            served.withLock { $0 } >= 2
+        }
+    }
+
+    /// Plays the other peer: completes TLS and the hello, then says it keeps another
+    /// connection with this one, and closes; `served` counts the dials answered.
+    private static func peerRefusingAsDuplicate(served: Guarded<Int>) throws -> (TCPListener, PeerIdentity) {
         let temp = try TestDirectory()
         let other = try PeerIdentity.loadOrCreate(directory: temp.file("other"))
-        // Plays the other peer: completes TLS and the hello, then says it keeps another
-        // connection with this one, and closes.
-        let served = Atomic<Int>(0)
         let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
-        defer { listener.close() }
         let configuration = TLSConfiguration.server(identity: other) { _ in true }
         listener.start { socket in
             guard let tls = try? TLSConnection.handshake(over: socket, configuration: configuration) else {
@@ -27,23 +55,21 @@ import Testing
             let stream = FrameStream(connection: tls)
             defer {
                 tls.close()
-                served.add(1, ordering: .sequentiallyConsistent)
+                served.withLock { $0 += 1 }
             }
             guard (try? stream.exchangeHello(Hello(peerID: other.peerID))) != nil else { return }
             try? stream.send(
                 ErrorMessage(code: .duplicate, message: "another connection with this peer is kept").frame())
         }
+        return (listener, other)
+    }
+
+    /// Shares a photo of `owner` with `peer`, reachable at `port`.
+    private static func share(_ owner: EnginePeer, with peer: PeerID, at port: UInt16) throws {
         let photo = try owner.addPhoto("beach.jpg", bytes: Array("pixels".utf8))
         let zone = try owner.priv.createShare(photo: photo, title: "Holidays", publicPermission: .none)
-        try owner.priv.setParticipant(
-            zone: zone, peer: other.peerID, permission: .readWrite, status: .accepted)
-        owner.engine.setAddress(PeerAddress(host: "127.0.0.1", port: listener.port), for: other.peerID)
+        try owner.priv.setParticipant(zone: zone, peer: peer, permission: .readWrite, status: .accepted)
+        owner.engine.setAddress(PeerAddress(host: "127.0.0.1", port: port), for: peer)
         owner.engine.refreshMembership()
-        owner.engine.syncNow()
-        // Two dials answered "duplicate": the engine has handled the first one's end.
-        try waitUntil("the engine dialed twice") { served.load(ordering: .sequentiallyConsistent) >= 2 }
-        let status = owner.engine.syncStatus()
-        #expect(status.unreachable.isEmpty, "\(status.unreachable)")
-        #expect(!status.inSync)
     }
 }
