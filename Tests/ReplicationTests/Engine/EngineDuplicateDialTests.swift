@@ -39,6 +39,17 @@ import Testing
         try waitUntil("the engine dialed again after the first refusal") {
             served.withLock { $0 } >= 2
         }
+        // The second refusal backs off as usual: a peer refusing every dial so gets one quick
+        // redial, not ten a second.
+        try waitUntil("the second refusal is backed off") {
+            owner.engine.state.withLock { state in
+                guard let record = state.records[other.peerID], record.attempt >= 2, !record.dialing,
+                    let next = record.nextDial
+                else { return false }
+                return next > .now + .seconds(60)
+            }
+        }
+        #expect(served.withLock { $0 } == 2)
     }
 
     /// Plays the other peer: completes TLS and the hello, then says it keeps another
