@@ -372,11 +372,13 @@ def run_variant(label, writer, targets, photo, cpu_daemons, ids):
             break
         # The targets the writer was not connected to get the change relayed (in (b)): the last of
         # them, and the last of the others, apart.
-        relayed = [a for w, a in zip(watches, arrivals) if a is not None and ids[w.daemon.name] not in connected]
-        direct = [a for w, a in zip(watches, arrivals) if a is not None and ids[w.daemon.name] in connected]
+        last = {"direct": None, "relayed": None}
+        for w, a in zip(watches, arrivals):
+            if a is not None:
+                kind = "direct" if ids[w.daemon.name] in connected else "relayed"
+                last[kind] = max(a, last[kind] or a)
         result["rounds"].append({"response": responded, "first": got[0], "median": got[len(got) // 2],
-                                 "last": got[-1], "last_direct": max(direct, default=None),
-                                 "last_relayed": max(relayed, default=None)})
+                                 "last": got[-1], "last_direct": last["direct"], "last_relayed": last["relayed"]})
         log(f"{label} round {r + 1}/{ROUNDS}: first {got[0] * 1000:.1f} ms, all {len(got)} {got[-1] * 1000:.1f} ms "
             f"(writer answered after {responded * 1000:.1f} ms)")
     result["cpu"] = [d.cpu_seconds() - c for d, c in zip(cpu_daemons, cpu0)]
@@ -430,10 +432,11 @@ def rows_for(result):
     per_receiver = receiver_cpu_per_round(result)
     receivers = result["partial"] or result["targets"]
     window = window_cpu_per_round(result)
+    own = result["window_own"] / len(rounds)
     limit = (f"CPU on one machine: from the request to the last arrival, the daemons spent "
              f"{window * 1000:.0f} ms of CPU per round above their idle rate, writer included, and this "
-             f"script reading the {receivers} watch streams {result['window_own'] / len(rounds) * 1000:.0f} ms "
-             f"(this run) ÷ {cores} cores ≈ {(window + result['window_own'] / len(rounds)) / cores * 1000:.0f} ms; over the whole round {receivers} receivers × "
+             f"script reading the {receivers} watch streams {own * 1000:.0f} ms "
+             f"(this run) ÷ {cores} cores ≈ {(window + own) / cores * 1000:.0f} ms; over the whole round {receivers} receivers × "
              f"{per_receiver * 1000:.1f} ms each, the rest of it being the change's signed sets, sent "
              "0.1 s later (`ownSetsDelay`) and kept between rounds; one hop: loopback + one SQLite commit, "
              "~1–2 ms")
@@ -483,6 +486,17 @@ def window_cpu_per_round(result):
     round, average out."""
     idle = result["idle_cpu_per_s"] * result["window_wall"]
     return (result["window_cpu"] - idle) / len(result["rounds"])
+
+
+def last_by_kind(rounds):
+    """The median over rounds of the last arrival among the targets the writer is connected
+    to, and among those it is not (relayed), for the log; a kind no round had is left out."""
+    text = ""
+    for kind, label in (("direct", "last the writer is connected to"), ("relayed", "last it is not (relayed)")):
+        values = [x[f"last_{kind}"] for x in rounds if x[f"last_{kind}"] is not None]
+        if values:
+            text += f"; {label} {ms(percentile(values, 50))}"
+    return text
 
 
 def settle(daemons, idle_rate, limit=30.0):
@@ -582,12 +596,7 @@ def main():
             log(f"{r['label']}: arrivals per round, medians over rounds: first "
                 f"{ms(percentile([x['first'] for x in r['rounds']], 50))}, arrival {n // 2 + 1} of {n} "
                 f"{ms(percentile(mids, 50))}, last {ms(percentile([x['last'] for x in r['rounds']], 50))}"
-                + "".join(f"; {label} {ms(percentile(values, 50))}"
-                          for label, values in [(label, [x[f'last_{kind}'] for x in r['rounds']
-                                                         if x[f'last_{kind}'] is not None])
-                                                for kind, label in (("direct", "last the writer is connected to"),
-                                                                    ("relayed", "last it is not (relayed)"))]
-                          if values))
+                + last_by_kind(r["rounds"]))
     rows.append((f"the owner stopped with {PARTICIPANTS} participants connected: their CPU until it settles "
                  "(measured before (b)'s rounds)", "—", departure, "—", "—", "—"))
     rows.append((f"{PARTICIPANTS + 1} daemons after the fan-out set-up{mesh_label()}: total RSS; threads per daemon",

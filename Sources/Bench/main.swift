@@ -68,7 +68,7 @@ for run in 1...runs {
     scratches.append(scratch)
     func wanted(_ part: String) -> Bool {
         precondition(partNames.contains(part), "part \(part) is missing from partNames")
-        return only == nil || only!.contains(part)
+        return only?.contains(part) ?? true
     }
     // Each part starts with the disk written out: the 1 GB part, or the apply part's WAL,
     // left the kernel writing back for seconds into the part after it (dedup took 0.55 s in
