@@ -341,12 +341,13 @@ final class PeerConnection: @unchecked Sendable {
     /// Makes the session's progress visible to other threads; the clocks only when idle (the
     /// only time they are read), so a busy transfer does not copy them per chunk.
     private func publish() {
-        let idle = session.isIdle
+        let busy = session.busy
+        let idle = busy.isEmpty
         let pending = session.pendingDataCount
         let announced = session.remoteAnnounced
         let clocks: [String: VectorClock?]? = idle ? session.remoteClocks : nil
         status.withLock { status in
-            status.idle = idle
+            status.busy = busy
             status.pendingData = pending
             status.announced = announced
             if let clocks { status.remoteClocks = clocks }
@@ -357,7 +358,9 @@ final class PeerConnection: @unchecked Sendable {
 /// A connection's progress as other threads see it.
 struct ConnectionStatus: Sendable {
     var zones: Set<String>
-    var idle = false
+    /// What the session is waiting on (`.opening` until it has started).
+    var busy: SessionBusy = .opening
+    var idle: Bool { busy.isEmpty }
     var announced = false
     var pendingData = 0
     var remoteClocks: [String: VectorClock?] = [:]

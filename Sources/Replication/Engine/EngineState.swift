@@ -185,6 +185,8 @@ public struct SyncStatus: Sendable, Equatable {
     public let behind: [PeerID]
     /// Members whose every dial since the last resume or `sync` failed, with why.
     public let unreachable: [Unreachable]
+    /// Why each member in `behind` is, for a person to read.
+    public let reasons: [PeerID: String]
 
     /// A member that could not be reached.
     public struct Unreachable: Sendable, Equatable {

@@ -35,7 +35,7 @@ extension ReplicationEngine {
             lastSeen: lastSeen, connectedSince: record.connectedSince,
             bytesIn: record.bytesIn + (live?.1 ?? 0),
             bytesOut: record.bytesOut + (live?.2 ?? 0), zones: zones,
-            inSync: current.map { inSync($0, zones: replicated) } ?? false,
+            inSync: current.map { behindReason($0, zones: replicated) == nil } ?? false,
             pendingData: live?.0.pendingData ?? 0,
             lastError: record.lastError, addresses: knownAddresses(of: peer, state),
             neighbours: live?.0.neighbours.map { $0.sorted() })
@@ -80,29 +80,30 @@ extension ReplicationEngine {
                 state.membership, state.syncRound
             )
         }
-        var behind: Set<PeerID> = []
+        var behind: [PeerID: String] = [:]
         var unreachable: [SyncStatus.Unreachable] = []
         for peer in targets.sorted() where records[peer]?.current == nil {
             if let record = records[peer], record.unreachableRound == round {
                 unreachable.append(.init(peer: peer, reason: record.lastError ?? "it cannot be reached"))
             } else {
-                behind.insert(peer)
+                behind[peer] = "not connected yet"
             }
         }
         for (peer, record) in records {
             guard let connection = record.current else { continue }
-            if !inSync(connection, zones: membership.zones(with: peer)) { behind.insert(peer) }
+            behind[peer] = behindReason(connection, zones: membership.zones(with: peer))
         }
         if behind.isEmpty { behind = peersLackingData(records: records, membership: membership) }
-        return SyncStatus(inSync: behind.isEmpty, behind: behind.sorted(), unreachable: unreachable)
+        return SyncStatus(
+            inSync: behind.isEmpty, behind: behind.keys.sorted(), unreachable: unreachable, reasons: behind)
     }
 
     /// The last word on "in sync" is the store's: photo data a replicated zone refers to and
     /// this library lacks. Every connection's session may be idle with data still missing
     /// (its fetch died with a connection that another replaced, say); the connections
     /// replicating such a zone are asked to fetch it, and their peers count as behind.
-    private func peersLackingData(records: [PeerID: PeerRecord], membership: Membership) -> Set<PeerID> {
-        var behind: Set<PeerID> = []
+    private func peersLackingData(records: [PeerID: PeerRecord], membership: Membership) -> [PeerID: String] {
+        var behind: [PeerID: String] = [:]
         var checked: [String: [DataItem]] = [:]
         for (peer, record) in records {
             guard let connection = record.current else { continue }
@@ -115,7 +116,7 @@ extension ReplicationEngine {
             }
             guard !wanted.isEmpty else { continue }
             connection.post(.dataWanted(wanted))
-            behind.insert(peer)
+            behind[peer] = "the data of \(wanted.count) photo(s) is missing here"
         }
         return behind
     }
@@ -123,26 +124,34 @@ extension ReplicationEngine {
     /// `syncStatus().inSync`.
     public func isInSync() -> Bool { syncStatus().inSync }
 
-    /// Whether the connection is idle and both sides hold the same changes of every zone it
-    /// replicates: the same clock with a zone's owner; a fellow participant, to which this
-    /// side sends only what it wrote, holds all of that.
-    private func inSync(_ connection: PeerConnection, zones: [Membership.Zone]) -> Bool {
+    /// Nil when the connection is idle and both sides hold the same changes of every zone it
+    /// replicates (the same clock with a zone's owner; a fellow participant, to which this
+    /// side sends only what it wrote, holds all of that); otherwise why not, for a person.
+    private func behindReason(_ connection: PeerConnection, zones: [Membership.Zone]) -> String? {
         let status = connection.status.withLock { $0 }
-        guard status.idle, status.pendingData == 0 else { return false }
+        guard status.idle else { return "busy: \(status.busy)" }
+        guard status.pendingData == 0 else { return "\(status.pendingData) photo(s) to fetch" }
         for zone in zones {
-            guard let remote = status.remoteClocks[zone.zone] ?? nil,
-                let local = try? library.store(zone.store).clock(of: zone.zone)
-            else { return false }
+            guard let remote = status.remoteClocks[zone.zone] ?? nil else {
+                return "zone \(zone.zone) not announced by the peer"
+            }
+            guard let local = try? library.store(zone.store).clock(of: zone.zone) else {
+                return "zone \(zone.zone) cannot be read here"
+            }
             if zone.localIsOwner || zone.peerIsOwner {
-                guard local == remote else { return false }
+                guard local == remote else {
+                    return "zone \(zone.zone): the peer is known to hold \(remote), this side \(local)"
+                }
             } else {
                 // Its own entry is the fellow's to check: an author's clock may claim past
                 // what anyone holds of it (a change refused and undone), which only the owner
                 // takes on.
-                guard remote[localPeer] >= local[localPeer] else { return false }
+                guard remote[localPeer] >= local[localPeer] else {
+                    return "zone \(zone.zone): the peer lacks changes made here"
+                }
             }
         }
-        return true
+        return nil
     }
 
     /// Changes made here that peers refused (and that were undone) since the last call,
@@ -162,7 +171,7 @@ extension ReplicationEngine {
         while true {
             let status =
                 (try? await IOThread.run { [self] in syncStatus() })
-                ?? SyncStatus(inSync: false, behind: [], unreachable: [])
+                ?? SyncStatus(inSync: false, behind: [], unreachable: [], reasons: [:])
             if status.inSync || ContinuousClock.now >= deadline { return status }
             try? await Task.sleep(for: .milliseconds(10))
         }

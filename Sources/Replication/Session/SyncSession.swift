@@ -109,14 +109,23 @@ public struct SyncSession: Sendable {
     }
 
     /// True when nothing is waiting to be sent, answered, applied or fetched.
-    public var isIdle: Bool {
-        guard state == .active, remoteAnnounced else { return false }
-        return outbox.isEmpty && incoming.isEmpty && fetcher.pendingCount == 0 && pendingUndos == 0
-            && setsApplying == 0
-            && zones.values.allSatisfy {
-                !$0.preparing && !$0.dirty && $0.remote != nil && !$0.setsPreparing && $0.setsUnanswered == 0
-                    && !($0.setsDirty && $0.setsRemote != nil)
-            }
+    public var isIdle: Bool { busy.isEmpty }
+
+    /// What is waiting to be sent, answered, applied or fetched (empty when idle).
+    public var busy: SessionBusy {
+        guard state == .active, remoteAnnounced else { return .opening }
+        var busy: SessionBusy = []
+        if !outbox.isEmpty { busy.insert(.sendingChanges) }
+        if !incoming.isEmpty || pendingUndos > 0 { busy.insert(.applyingChanges) }
+        if fetcher.pendingCount > 0 { busy.insert(.fetchingData) }
+        if setsApplying > 0 { busy.insert(.applyingSets) }
+        for zone in zones.values {
+            if zone.preparing || zone.dirty { busy.insert(.sendingChanges) }
+            if zone.remote == nil { busy.insert(.zoneNotAnnounced) }
+            if zone.setsPreparing || (zone.setsDirty && zone.setsRemote != nil) { busy.insert(.sendingSets) }
+            if zone.setsUnanswered > 0 { busy.insert(.setsUnanswered) }
+        }
+        return busy
     }
 
     /// What the peer is believed to hold of each zone (nil until it announced the zone).

@@ -21,7 +21,7 @@ import Testing
 
     @Test func thePeersZoneClocksStartAnAntiEntropyFromTheirClock() {
         var probe = SessionProbe()
-        #expect(probe.session.isIdle == false)
+        #expect(probe.session.busy == .opening)
         let theirs = VectorClock([participant: 3])
         probe.receive(
             ZoneClocks([.init(zone: zone, clock: theirs), .init(zone: "not-shared", clock: theirs)]))
@@ -42,6 +42,9 @@ import Testing
         probe.handle(
             .changesPrepared(zone: zone, generation: 1, .success(ChangePage(sets: sets, complete: true))))
         #expect(probe.sent == [.changeSet(ChangeSetMessage(sets[0]))], "one set at a time with a tiny window")
+        // What `sync --wait` says of a peer this session still sends to.
+        #expect(probe.session.busy == .sendingChanges)
+        #expect(probe.session.busy.description == "changes to send")
         probe.receive(ChangeSetAck(zone: zone, clock: VectorClock([owner: 1])))
         #expect(probe.sent == [.changeSet(ChangeSetMessage(sets[1]))])
         probe.receive(ChangeSetAck(zone: zone, clock: VectorClock([owner: 2])))
@@ -49,6 +52,7 @@ import Testing
         #expect(probe.sent.isEmpty)
         #expect(probe.session.remoteClocks[zone] == VectorClock([owner: 3]))
         #expect(probe.session.isIdle)
+        #expect(probe.session.busy.description == "idle")
     }
 
     /// A page that is not the end of the delta: the next one is asked for from where it

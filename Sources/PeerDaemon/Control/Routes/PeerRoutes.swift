@@ -23,7 +23,9 @@ extension ControlRoutes {
             var status = engine.syncStatus()
             while !status.inSync {
                 guard Date() < deadline else {
-                    let behind = status.behind.map(\.short)
+                    let behind = status.behind.map { peer in
+                        status.reasons[peer].map { "\(peer.short) (\($0))" } ?? peer.short
+                    }
                     throw ControlError(
                         ControlError.Code(rawValue: "timeout"),
                         "not in sync after \(seconds) s (peers not in sync: \(behind.joined(separator: ", ")))"
