@@ -164,15 +164,27 @@ extension ReplicationEngine {
     }
 
     /// Waits until `syncStatus()` says in sync, and returns it; when `timeout` passes first,
-    /// returns the last status (not in sync). The checks read the stores, so they run on an
-    /// I/O thread, not on the concurrency pool.
+    /// returns a status read after it passed (not in sync). The checks read the stores, so
+    /// they run on an I/O thread, not on the concurrency pool.
+    ///
+    /// The deadline is looked at before each check, not after it: a caller resumed late (the
+    /// pool busy with other tasks for longer than `timeout`) would otherwise be handed a status
+    /// read before the wait was over, "not connected yet" for a peer connected since.
     public func waitForSync(timeout: Duration) async -> SyncStatus {
+        await Self.poll(timeout: timeout) {
+            (try? await IOThread.run { [self] in syncStatus() })
+                ?? SyncStatus(inSync: false, behind: [], unreachable: [], reasons: [:])
+        }
+    }
+
+    /// Calls `check` every 10 ms until it says in sync or `timeout` has passed; a status not
+    /// in sync is returned only from a check begun after the deadline.
+    static func poll(timeout: Duration, _ check: () async -> SyncStatus) async -> SyncStatus {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let status =
-                (try? await IOThread.run { [self] in syncStatus() })
-                ?? SyncStatus(inSync: false, behind: [], unreachable: [], reasons: [:])
-            if status.inSync || ContinuousClock.now >= deadline { return status }
+            let last = ContinuousClock.now >= deadline
+            let status = await check()
+            if status.inSync || last { return status }
             try? await Task.sleep(for: .milliseconds(10))
         }
     }
