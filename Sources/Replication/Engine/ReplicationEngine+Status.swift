@@ -140,7 +140,13 @@ extension ReplicationEngine {
             }
             if zone.localIsOwner || zone.peerIsOwner {
                 guard local == remote else {
-                    return "zone \(zone.zone): the peer is known to hold \(remote), this side \(local)"
+                    let side =
+                        switch local.compare(remote) {
+                        case .after: "the peer lacks changes held here"
+                        case .before: "the peer holds changes not here yet"
+                        default: "each side holds changes the other lacks"
+                        }
+                    return "zone \(zone.zone): \(side)"
                 }
             } else {
                 // Its own entry is the fellow's to check: an author's clock may claim past
