@@ -129,11 +129,11 @@ extension ReplicationEngine {
     /// side sends only what it wrote, holds all of that); otherwise why not, for a person.
     private func behindReason(_ connection: PeerConnection, zones: [Membership.Zone]) -> String? {
         let status = connection.status.withLock { $0 }
+        // Photo data still to fetch makes the session busy too (`SessionBusy.fetchingData`).
         guard status.idle else { return "busy: \(status.busy)" }
-        guard status.pendingData == 0 else { return "\(status.pendingData) photo(s) to fetch" }
         for zone in zones {
             guard let remote = status.remoteClocks[zone.zone] ?? nil else {
-                return "zone \(zone.zone) not announced by the peer"
+                return "zone \(zone.zone) not exchanged with the peer yet"
             }
             guard let local = try? library.store(zone.store).clock(of: zone.zone) else {
                 return "zone \(zone.zone) cannot be read here"
