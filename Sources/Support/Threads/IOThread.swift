@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import Synchronization
 
 /// A dedicated OS thread for blocking I/O (accept, TLS handshakes, reads).
 ///
@@ -8,6 +9,9 @@ import Glibc
 /// `run` bridges its result back to async code.
 public final class IOThread: @unchecked Sendable {
     private let handle: pthread_t
+    /// Whether the thread has been joined: joining a thread twice is undefined behaviour (it
+    /// crashed a test that stopped an engine twice), so later `join`s return at once.
+    private let joined = Mutex(false)
 
     private init(handle: pthread_t) {
         self.handle = handle
@@ -33,10 +37,16 @@ public final class IOThread: @unchecked Sendable {
         }
     }
 
-    /// Waits for the thread to finish. Calling it from the thread itself returns at once.
+    /// Waits for the thread to finish. Calling it from the thread itself returns at once; so
+    /// does calling it again once it has returned, from any thread (several at once wait for
+    /// the first).
     public func join() {
         if pthread_equal(pthread_self(), handle) != 0 { return }
-        pthread_join(handle, nil)
+        joined.withLock { joined in
+            guard !joined else { return }
+            pthread_join(handle, nil)
+            joined = true
+        }
     }
 
     private final class Body {
