@@ -67,12 +67,19 @@ enum PeerCommands {
                 return [
                     Formatting.text(peer["peer_id"]).prefix(15).description,
                     Formatting.who(person: peer["person_name"], device: peer["device_name"]), state,
-                    peer["in_sync"] == true ? "yes" : "no", ago(peer["last_seen"]?.stringValue),
+                    inSync(peer), ago(peer["last_seen"]?.stringValue),
                     Formatting.bytes(peer["bytes_in"]?.intValue ?? 0),
                     Formatting.bytes(peer["bytes_out"]?.intValue ?? 0),
                     address(peer),
                 ]
             })
+    }
+
+    /// "yes", or "no" with why while connected ("no (busy: changes to send)").
+    private static func inSync(_ peer: JSON) -> String {
+        guard peer["in_sync"] != true else { return "yes" }
+        guard let behind = peer["behind"]?.stringValue else { return "no" }
+        return "no (\(behind))"
     }
 
     /// The address in use (else the first a dial tries), and how many more are known.

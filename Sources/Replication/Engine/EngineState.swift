@@ -150,6 +150,8 @@ public struct PeerStatus: Sendable, Equatable {
     public let zones: [String]
     /// True when connected and every shared zone (photo data included) is in sync.
     public let inSync: Bool
+    /// While connected and not in sync, why not (what `sync --wait` would say of the peer).
+    public let behind: String?
     /// Photos whose data is still to be fetched from this peer.
     public let pendingData: Int
     /// Why the last connection or dial ended, if it failed.

@@ -29,13 +29,14 @@ extension ReplicationEngine {
         }
         var lastSeen = record.lastSeen
         if let seen = current?.lastReceived { lastSeen = max(lastSeen ?? 0, seen) }
+        let behind = current.flatMap { behindReason($0, zones: replicated) }
         return PeerStatus(
             peer: peer, address: state.addresses[peer], connected: current != nil,
             paused: state.isPaused(peer),
             lastSeen: lastSeen, connectedSince: record.connectedSince,
             bytesIn: record.bytesIn + (live?.1 ?? 0),
             bytesOut: record.bytesOut + (live?.2 ?? 0), zones: zones,
-            inSync: current.map { behindReason($0, zones: replicated) == nil } ?? false,
+            inSync: current != nil && behind == nil, behind: behind,
             pendingData: live?.0.pendingData ?? 0,
             lastError: record.lastError, addresses: knownAddresses(of: peer, state),
             neighbours: live?.0.neighbours.map { $0.sorted() })

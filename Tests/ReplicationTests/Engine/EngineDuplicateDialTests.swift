@@ -14,7 +14,7 @@ import Testing
         let served = Guarded(0)
         let (listener, other) = try Self.peerRefusingAsDuplicate(served: served)
         defer { listener.close() }
-        try Self.share(owner, with: other.peerID, at: listener.port)
+        try shareZone(owner: owner, withStandIn: other.peerID, at: listener.port)
         owner.engine.syncNow()
         // Two dials answered "duplicate": the engine has handled the first one's end.
         try waitUntil("the engine dialed twice") { served.withLock { $0 } >= 2 }
@@ -34,7 +34,7 @@ import Testing
         let served = Guarded(0)
         let (listener, other) = try Self.peerRefusingAsDuplicate(served: served)
         defer { listener.close() }
-        try Self.share(owner, with: other.peerID, at: listener.port)
+        try shareZone(owner: owner, withStandIn: other.peerID, at: listener.port)
         owner.engine.syncNow()
         try waitUntil("the engine dialed again after the first refusal") {
             served.withLock { $0 } >= 2
@@ -73,14 +73,5 @@ import Testing
                 ErrorMessage(code: .duplicate, message: "another connection with this peer is kept").frame())
         }
         return (listener, other)
-    }
-
-    /// Shares a photo of `owner` with `peer`, reachable at `port`.
-    private static func share(_ owner: EnginePeer, with peer: PeerID, at port: UInt16) throws {
-        let photo = try owner.addPhoto("beach.jpg", bytes: Array("pixels".utf8))
-        let zone = try owner.priv.createShare(photo: photo, title: "Holidays", publicPermission: .none)
-        try owner.priv.setParticipant(zone: zone, peer: peer, permission: .readWrite, status: .accepted)
-        owner.engine.setAddress(PeerAddress(host: "127.0.0.1", port: port), for: peer)
-        owner.engine.refreshMembership()
     }
 }

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Replication
 
-/// `sync --wait` names why each member is behind, not only who.
+/// `sync --wait` and `peers` name why each member is behind, not only who.
 @Suite struct EngineSyncStatusTests {
     /// A participant whose address takes the TCP connection and never answers the TLS
     /// handshake: its dial is under way, so it is behind, "not connected yet" (and not
@@ -16,11 +16,7 @@ import Testing
         defer { silent.close() }
         let temp = try TestDirectory()
         let other = try PeerIdentity.loadOrCreate(directory: temp.file("other")).peerID
-        let photo = try owner.addPhoto("beach.jpg", bytes: Array("pixels".utf8))
-        let zone = try owner.priv.createShare(photo: photo, title: "Holidays", publicPermission: .none)
-        try owner.priv.setParticipant(zone: zone, peer: other, permission: .readWrite, status: .accepted)
-        owner.engine.setAddress(PeerAddress(host: "127.0.0.1", port: silent.port), for: other)
-        owner.engine.refreshMembership()
+        try shareZone(owner: owner, withStandIn: other, at: silent.port)
         owner.engine.syncNow()
         try waitUntil("the dial is under way") {
             owner.engine.state.withLock { $0.records[other]?.dialing == true }
@@ -30,6 +26,37 @@ import Testing
         #expect(status.behind == [other])
         #expect(status.reasons == [other: "not connected yet"])
         #expect(status.unreachable.isEmpty)
+        #expect(owner.engine.status(of: other).behind == nil, "not connected: `peers` says offline")
+    }
+
+    /// A participant that completes TLS and the hello, then says nothing: connected, and behind
+    /// because the session still waits for its zone clocks.
+    @Test func aConnectedMemberThatSaysNothingIsBehindAsOpening() throws {
+        let owner = try EnginePeer("owner")
+        let temp = try TestDirectory()
+        let other = try PeerIdentity.loadOrCreate(directory: temp.file("other"))
+        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        let configuration = TLSConfiguration.server(identity: other) { _ in true }
+        listener.start { socket in
+            guard let tls = try? TLSConnection.handshake(over: socket, configuration: configuration) else {
+                return
+            }
+            defer { tls.close() }
+            let stream = FrameStream(connection: tls)
+            guard (try? stream.exchangeHello(Hello(peerID: other.peerID))) != nil else { return }
+            // Reads (and drops) what the owner sends until it closes.
+            while (try? stream.receive()) != nil {}
+        }
+        try shareZone(owner: owner, withStandIn: other.peerID, at: listener.port)
+        try waitUntil("connected") { owner.engine.status(of: other.peerID).connected }
+        let peer = owner.engine.status(of: other.peerID)
+        #expect(!peer.inSync)
+        #expect(peer.behind == "busy: opening")
+        #expect(owner.engine.syncStatus().reasons == [other.peerID: "busy: opening"])
+        // Closes the connection, so that the stand-in's thread ends before the listener's
+        // `close` waits for it.
+        owner.engine.stop()
     }
 }
 

@@ -81,6 +81,7 @@ extension PeerStatus {
             "last_seen": JSONTime.json(milliseconds: lastSeen),
             "connected_since": JSONTime.json(milliseconds: connectedSince), "bytes_in": .int(bytesIn),
             "bytes_out": .int(bytesOut), "zones": .array(zones.map(JSON.string)), "in_sync": .bool(inSync),
+            "behind": behind.map(JSON.string) ?? .null,
             "pending_data": .int(pendingData), "last_error": lastError.map(JSON.string) ?? .null,
             "addresses": .array(
                 addresses.map { known in
