@@ -183,12 +183,14 @@ public struct SyncStatus: Sendable, Equatable {
     /// True when every member reached agrees (photo data included) and every other member
     /// this side dials failed to answer a dial made since the last resume or `sync`.
     public let inSync: Bool
-    /// Members not in sync yet, or not dialed yet in this round.
-    public let behind: [PeerID]
     /// Members whose every dial since the last resume or `sync` failed, with why.
     public let unreachable: [Unreachable]
-    /// Why each member in `behind` is, for a person to read.
+    /// The members not in sync yet, or not dialed yet in this round, with why, for a person
+    /// to read.
     public let reasons: [PeerID: String]
+
+    /// The members not in sync yet, in ID order.
+    public var behind: [PeerID] { reasons.keys.sorted() }
 
     /// A member that could not be reached.
     public struct Unreachable: Sendable, Equatable {

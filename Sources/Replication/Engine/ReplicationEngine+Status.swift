@@ -95,8 +95,7 @@ extension ReplicationEngine {
             behind[peer] = behindReason(connection, zones: membership.zones(with: peer))
         }
         if behind.isEmpty { behind = peersLackingData(records: records, membership: membership) }
-        return SyncStatus(
-            inSync: behind.isEmpty, behind: behind.keys.sorted(), unreachable: unreachable, reasons: behind)
+        return SyncStatus(inSync: behind.isEmpty, unreachable: unreachable, reasons: behind)
     }
 
     /// The last word on "in sync" is the store's: photo data a replicated zone refers to and
@@ -180,7 +179,7 @@ extension ReplicationEngine {
     public func waitForSync(timeout: Duration) async -> SyncStatus {
         await Self.poll(timeout: timeout) {
             (try? await IOThread.run { [self] in syncStatus() })
-                ?? SyncStatus(inSync: false, behind: [], unreachable: [], reasons: [:])
+                ?? SyncStatus(inSync: false, unreachable: [], reasons: [:])
         }
     }
 

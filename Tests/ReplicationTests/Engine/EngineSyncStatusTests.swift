@@ -65,8 +65,8 @@ import Testing
 /// wait reports.
 @Suite struct SyncStatusPollTests {
     static let behind = SyncStatus(
-        inSync: false, behind: [], unreachable: [], reasons: [:])
-    static let inSync = SyncStatus(inSync: true, behind: [], unreachable: [], reasons: [:])
+        inSync: false, unreachable: [], reasons: [:])
+    static let inSync = SyncStatus(inSync: true, unreachable: [], reasons: [:])
 
     @Test func aCheckResumedAfterTheTimeoutIsReadAgain() async {
         let calls = Guarded(0)
