@@ -14,7 +14,7 @@ import Testing
         let served = Guarded(0)
         let (listener, other) = try Self.peerRefusingAsDuplicate(served: served)
         defer { listener.close() }
-        try shareZone(owner: owner, withStandIn: other.peerID, at: listener.port)
+        try shareZone(owner: owner, withStandIn: other.peer, at: listener.port)
         owner.engine.syncNow()
         // Two dials answered "duplicate": the engine has handled the first one's end.
         try waitUntil("the engine dialed twice") { served.withLock { $0 } >= 2 }
@@ -34,7 +34,7 @@ import Testing
         let served = Guarded(0)
         let (listener, other) = try Self.peerRefusingAsDuplicate(served: served)
         defer { listener.close() }
-        try shareZone(owner: owner, withStandIn: other.peerID, at: listener.port)
+        try shareZone(owner: owner, withStandIn: other.peer, at: listener.port)
         owner.engine.syncNow()
         try waitUntil("the engine dialed again after the first refusal") {
             served.withLock { $0 } >= 2
@@ -43,7 +43,7 @@ import Testing
         // redial, not ten a second.
         try waitUntil("the second refusal is backed off") {
             owner.engine.state.withLock { state in
-                guard let record = state.records[other.peerID], record.attempt >= 2, !record.dialing,
+                guard let record = state.records[other.peer], record.attempt >= 2, !record.dialing,
                     let next = record.nextDial
                 else { return false }
                 return next > .now + .seconds(60)
@@ -54,24 +54,15 @@ import Testing
 
     /// Plays the other peer: completes TLS and the hello, then says it keeps another
     /// connection with this one, and closes; `served` counts the dials answered.
-    private static func peerRefusingAsDuplicate(served: Guarded<Int>) throws -> (TCPListener, PeerIdentity) {
-        let temp = try TestDirectory()
-        let other = try PeerIdentity.loadOrCreate(directory: temp.file("other"))
-        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
-        let configuration = TLSConfiguration.server(identity: other) { _ in true }
-        listener.start { socket in
-            guard let tls = try? TLSConnection.handshake(over: socket, configuration: configuration) else {
-                return
-            }
-            let stream = FrameStream(connection: tls)
-            defer {
-                tls.close()
-                served.withLock { $0 += 1 }
-            }
-            guard (try? stream.exchangeHello(Hello(peerID: other.peerID))) != nil else { return }
-            try? stream.send(
-                ErrorMessage(code: .duplicate, message: "another connection with this peer is kept").frame())
-        }
+    private static func peerRefusingAsDuplicate(served: Guarded<Int>) throws -> (TCPListener, RawPeer) {
+        let other = try RawPeer()
+        let listener = try other.answerDials(
+            serve: { stream in
+                try? stream.send(
+                    ErrorMessage(code: .duplicate, message: "another connection with this peer is kept")
+                        .frame())
+            },
+            closed: { served.withLock { $0 += 1 } })
         return (listener, other)
     }
 }

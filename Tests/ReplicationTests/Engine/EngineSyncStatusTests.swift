@@ -14,8 +14,7 @@ import Testing
         let owner = try EnginePeer("owner") { $0.handshakeTimeout = .seconds(600) }
         let silent = try TCPListener.bind(host: "127.0.0.1", port: 0)
         defer { silent.close() }
-        let temp = try TestDirectory()
-        let other = try PeerIdentity.loadOrCreate(directory: temp.file("other")).peerID
+        let other = try RawPeer().peer
         try shareZone(owner: owner, withStandIn: other, at: silent.port)
         owner.engine.syncNow()
         try waitUntil("the dial is under way") {
@@ -33,27 +32,16 @@ import Testing
     /// because the session still waits for its zone clocks.
     @Test func aConnectedMemberThatSaysNothingIsBehindAsOpening() throws {
         let owner = try EnginePeer("owner")
-        let temp = try TestDirectory()
-        let other = try PeerIdentity.loadOrCreate(directory: temp.file("other"))
-        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
+        let other = try RawPeer()
+        // Reads (and drops) what the owner sends until it closes.
+        let listener = try other.answerDials(serve: { stream in _ = RawPeer.drainNow(stream) })
         defer { listener.close() }
-        let configuration = TLSConfiguration.server(identity: other) { _ in true }
-        listener.start { socket in
-            guard let tls = try? TLSConnection.handshake(over: socket, configuration: configuration) else {
-                return
-            }
-            defer { tls.close() }
-            let stream = FrameStream(connection: tls)
-            guard (try? stream.exchangeHello(Hello(peerID: other.peerID))) != nil else { return }
-            // Reads (and drops) what the owner sends until it closes.
-            while (try? stream.receive()) != nil {}
-        }
-        try shareZone(owner: owner, withStandIn: other.peerID, at: listener.port)
-        try waitUntil("connected") { owner.engine.status(of: other.peerID).connected }
-        let peer = owner.engine.status(of: other.peerID)
+        try shareZone(owner: owner, withStandIn: other.peer, at: listener.port)
+        try waitUntil("connected") { owner.engine.status(of: other.peer).connected }
+        let peer = owner.engine.status(of: other.peer)
         #expect(!peer.inSync)
         #expect(peer.behind == "busy: opening")
-        #expect(owner.engine.syncStatus().reasons == [other.peerID: "busy: opening"])
+        #expect(owner.engine.syncStatus().reasons == [other.peer: "busy: opening"])
         // Closes the connection, so that the stand-in's thread ends before the listener's
         // `close` waits for it.
         owner.engine.stop()

@@ -58,6 +58,30 @@ final class RawPeer: @unchecked Sendable {
         }
     }
 
+    /// Answers dials as this peer, at a port of its own: on each connection, completes TLS and
+    /// the hello, hands the stream to `serve`, and closes the connection when it returns
+    /// (then calls `closed`, also when the hello failed).
+    func answerDials(
+        serve: @escaping @Sendable (FrameStream) -> Void, closed: @escaping @Sendable () -> Void = {}
+    ) throws -> TCPListener {
+        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
+        let configuration = TLSConfiguration.server(identity: identity) { _ in true }
+        let peer = self.peer
+        listener.start { socket in
+            guard let tls = try? TLSConnection.handshake(over: socket, configuration: configuration) else {
+                return
+            }
+            defer {
+                tls.close()
+                closed()
+            }
+            let stream = FrameStream(connection: tls)
+            guard (try? stream.exchangeHello(Hello(peerID: peer))) != nil else { return }
+            serve(stream)
+        }
+        return listener
+    }
+
     /// Reads frames until the other side closes, on the calling thread.
     static func drainNow(_ stream: FrameStream) -> [Frame] {
         var frames: [Frame] = []
