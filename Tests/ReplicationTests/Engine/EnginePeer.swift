@@ -136,8 +136,7 @@ func shareZone(
 /// Shares a new photo of `owner` with `peer`, played by the test itself (no engine), reachable
 /// at `port`.
 func shareZone(owner: EnginePeer, withStandIn peer: PeerID, at port: UInt16) throws {
-    let photo = try owner.addPhoto("beach.jpg", bytes: Array("pixels".utf8))
-    let zone = try owner.priv.createShare(photo: photo, title: "Holidays", publicPermission: .none)
+    let (zone, _) = try shareZone(owner: owner, with: [])
     try owner.priv.setParticipant(zone: zone, peer: peer, permission: .readWrite, status: .accepted)
     owner.engine.setAddress(PeerAddress(host: "127.0.0.1", port: port), for: peer)
     owner.engine.refreshMembership()

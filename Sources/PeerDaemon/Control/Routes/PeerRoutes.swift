@@ -23,8 +23,8 @@ extension ControlRoutes {
             var status = engine.syncStatus()
             while !status.inSync {
                 guard Date() < deadline else {
-                    let behind = status.behind.map { peer in
-                        status.reasons[peer].map { "\(peer.short) (\($0))" } ?? peer.short
+                    let behind = status.reasons.sorted { $0.key < $1.key }.map {
+                        "\($0.key.short) (\($0.value))"
                     }
                     throw ControlError(
                         ControlError.Code(rawValue: "timeout"),
