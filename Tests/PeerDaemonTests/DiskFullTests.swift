@@ -10,10 +10,12 @@ import Testing
     @Test(.enabled(if: TmpfsMount.isAvailable, "mounting a tmpfs needs root"))
     func aPhotoThatDoesNotFitIsRefusedAndLeavesNothingBehind() throws {
         let directory = try TestDirectory()
-        let disk = try TmpfsMount(at: directory.file("state"), size: "1m")
+        // Room for the two new stores: with 16 KiB pages each takes about 1 MiB, and as much
+        // again in its log.
+        let disk = try TmpfsMount(at: directory.file("state"), size: "8m")
         let daemon = try DaemonProcess.startReady(in: directory, stateDirectory: disk.path)
         let before = try daemon.snapshot()
-        let big = try directory.write("big.jpg", bytes: randomBytes(2_000_000))
+        let big = try directory.write("big.jpg", bytes: randomBytes(10_000_000))
 
         let error = try daemon.refusal("photo", "add", big)
         #expect(error.code == "io_error")

@@ -5,12 +5,6 @@ import Testing
 
 /// Schema versions: migrations run once, in order, and a newer file is refused untouched.
 @Suite struct MigrationTests {
-    func openStore(_ path: String, blobs: String) throws -> LibraryStore {
-        try LibraryStore(
-            path: path, kind: .private, localPeer: randomPeer(), blobs: try BlobStore(root: blobs),
-            clock: HybridLogicalClock())
-    }
-
     func userVersion(_ path: String) throws -> Int? {
         try Database(path: path).first("PRAGMA user_version") { $0.int(0) }
     }

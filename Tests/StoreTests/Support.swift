@@ -10,6 +10,13 @@ func sync(_ zone: String, from: LibraryStore, to: LibraryStore) throws -> [Apply
     return try from.changes(zone: zone, since: since).map { try to.apply($0, from: from.localPeer) }
 }
 
+/// A private store at `path` with its data under `blobs`, for tests that reopen the same file.
+func openStore(_ path: String, blobs: String) throws -> LibraryStore {
+    try LibraryStore(
+        path: path, kind: .private, localPeer: randomPeer(), blobs: try BlobStore(root: blobs),
+        clock: HybridLogicalClock())
+}
+
 /// An owner with one shared photo and a participant that has accepted it.
 struct SharedPair {
     let owner: TestLibrary
