@@ -10,8 +10,8 @@ import Testing
     @Test(.enabled(if: TmpfsMount.isAvailable, "mounting a tmpfs needs root"))
     func aPhotoThatDoesNotFitIsRefusedAndLeavesNothingBehind() throws {
         let directory = try TestDirectory()
-        // Room for the two new stores: with 16 KiB pages each takes about 1 MiB, and as much
-        // again in its log.
+        // Room for the two new stores: with 8 KiB pages each takes about half a MiB, and as
+        // much again in its log.
         let disk = try TmpfsMount(at: directory.file("state"), size: "8m")
         let daemon = try DaemonProcess.startReady(in: directory, stateDirectory: disk.path)
         let before = try daemon.snapshot()

@@ -19,7 +19,8 @@ import Testing
         let dir = try TestDirectory()
         let store = try openStore(dir.path + "/private.sqlite", blobs: dir.path + "/blobs")
         let (pageSize, mode, logLimit) = try settings(store)
-        #expect(pageSize == "16384")
+        #expect(pageSize == "\(Database.pageSize)")
+        #expect(Database.pageSize == 8_192)
         #expect(mode == "wal")
         #expect(logLimit == "\(64 << 20)")
     }
@@ -34,7 +35,7 @@ import Testing
             _ = try store.tag(photo: photo, name: "summer")
             store.close()
         }
-        // As every version before 16 KiB pages created it.
+        // As every version before 8 KiB pages created it.
         do {
             let db = try Database(path: path)
             defer { db.close() }

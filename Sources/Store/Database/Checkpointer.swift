@@ -52,10 +52,11 @@ final class Checkpointer: Sendable {
     /// and every commit wrote to new blocks of the file, which the kernel zeroes first (a
     /// sixth of the join's CPU). Copied back while no one writes, the log restarts at its
     /// start with the next transaction.
-    /// Both bounds count pages: with 16 KiB pages (`Database.pageSize`) this is 256 MiB, and
-    /// `threshold` 16 MiB. Kept as the same bytes instead (a checkpoint every 4 MiB, a catch-up
-    /// every 64 MiB), changes applied fell from 258,000 to 230,000/s (issue 17, interleaved
-    /// runs). The log file is cut back to 64 MiB when it restarts (`journal_size_limit`).
+    /// Both bounds count pages: with 8 KiB pages (`Database.pageSize`) this is 128 MiB, and
+    /// `threshold` 8 MiB. Kept as the same bytes as with 4 KiB pages instead (with 16 KiB
+    /// pages: a checkpoint every 4 MiB, a catch-up every 64 MiB), changes applied fell from
+    /// 258,000 to 230,000/s (issue 17, interleaved runs). The log file is cut back to 64 MiB
+    /// when it restarts (`journal_size_limit`).
     static let catchUpPages: Int32 = 16_384
 
     /// Runs a checkpoint and waits for it: called with the store's writer held, so no frame

@@ -58,19 +58,19 @@ public final class Database: @unchecked Sendable {
         try execute("PRAGMA cache_size=-8192")
         try execute("PRAGMA temp_store=MEMORY")
         // The log file is cut back to 64 MiB when it restarts: a large apply can grow it to
-        // 256 MiB (`Checkpointer.catchUpPages` of 16 KiB), which it would otherwise keep.
+        // 128 MiB (`Checkpointer.catchUpPages` of 8 KiB), which it would otherwise keep.
         try execute("PRAGMA journal_size_limit=\(64 << 20)")
     }
 
     /// Bytes per page of a new store. Every commit writes each page it changed into the log
     /// whole, and each page read or written costs a system call and a copy, so the costs that
-    /// count per page fall with larger pages. Measured on the bench machine (issue 17,
-    /// interleaved release runs, medians of three, against 4 KiB pages): changes applied
-    /// 210,700 → 250,000/s, deduplicating 100,000 tags 0.45 → 0.38 s, SQLite alone writing a
-    /// join's rows 6.7 → 4.6 s; a tag at the other peer 0.63 → 0.80 ms p50, the fan-out to 50
-    /// participants within its spread. 32 KiB pages were hardly faster and took the tag's p99
-    /// from 2–3 to 5–7 ms; 1 and 2 KiB pages were slower than 4.
-    public static let pageSize = 16_384
+    /// count per page fall with larger pages, while each small commit writes more bytes.
+    /// Measured on the bench machine (issue 17, interleaved release runs, medians of three):
+    /// with 8 KiB pages instead of 4, changes applied 205,300 → 242,800/s, deduplicating
+    /// 100,000 tags 0.41 → 0.38 s, a tag at the other peer 0.65 → 0.76 ms p50, the fan-out to
+    /// 50 participants within its spread. 16 KiB pages applied no faster than 8 and added 2–4 ms
+    /// to the fan-out's p50 in three pairs of three; 1 and 2 KiB pages were slower than 4.
+    public static let pageSize = 8_192
 
     deinit {
         close()
