@@ -52,6 +52,7 @@ final class Checkpointer: Sendable {
     /// and every commit wrote to new blocks of the file, which the kernel zeroes first (a
     /// sixth of the join's CPU). Copied back while no one writes, the log restarts at its
     /// start with the next transaction.
+    ///
     /// Both bounds count pages: with 8 KiB pages (`Database.pageSize`) this is 128 MiB, and
     /// `threshold` 8 MiB. Kept as the same bytes as with 4 KiB pages instead (with 16 KiB
     /// pages: a checkpoint every 4 MiB, a catch-up every 64 MiB), changes applied fell from

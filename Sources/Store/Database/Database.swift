@@ -70,7 +70,7 @@ public final class Database: @unchecked Sendable {
     /// 100,000 tags 0.41 → 0.38 s, a tag at the other peer 0.65 → 0.76 ms p50, the fan-out to
     /// 50 participants within its spread. 16 KiB pages applied no faster than 8 and added 2–4 ms
     /// to the fan-out's p50 in three pairs of three; 1 and 2 KiB pages were slower than 4.
-    public static let pageSize = 8_192
+    static let pageSize = 8_192
 
     deinit {
         close()
