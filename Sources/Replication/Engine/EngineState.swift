@@ -148,8 +148,6 @@ public struct PeerStatus: Sendable, Equatable {
     public let bytesOut: Int
     /// Zones replicated with the peer.
     public let zones: [String]
-    /// True when connected and every shared zone (photo data included) is in sync.
-    public let inSync: Bool
     /// While connected and not in sync, why not (what `sync --wait` would say of the peer).
     public let behind: String?
     /// Photos whose data is still to be fetched from this peer.
@@ -161,6 +159,9 @@ public struct PeerStatus: Sendable, Equatable {
     /// The members the peer last said (docs/PROTOCOL.md §7.9) it is connected to, in ID
     /// order; nil while not connected or until it says. What relaying decides by.
     public let neighbours: [PeerID]?
+
+    /// True when connected and every shared zone (photo data included) is in sync.
+    public var inSync: Bool { connected && behind == nil }
 }
 
 /// One address of a peer as `peers` shows it: where it was learnt, whether the connection in

@@ -36,7 +36,7 @@ extension ReplicationEngine {
             lastSeen: lastSeen, connectedSince: record.connectedSince,
             bytesIn: record.bytesIn + (live?.1 ?? 0),
             bytesOut: record.bytesOut + (live?.2 ?? 0), zones: zones,
-            inSync: current != nil && behind == nil, behind: behind,
+            behind: behind,
             pendingData: live?.0.pendingData ?? 0,
             lastError: record.lastError, addresses: knownAddresses(of: peer, state),
             neighbours: live?.0.neighbours.map { $0.sorted() })

@@ -25,7 +25,7 @@ import Testing
         PeerStatus(
             peer: alice, address: PeerAddress(parsing: address), connected: false, paused: false,
             lastSeen: nil,
-            connectedSince: nil, bytesIn: 0, bytesOut: 0, zones: ["z"], inSync: false, behind: nil,
+            connectedSince: nil, bytesIn: 0, bytesOut: 0, zones: ["z"], behind: nil,
             pendingData: 0,
             lastError: "cannot connect", addresses: [], neighbours: nil)
     }
