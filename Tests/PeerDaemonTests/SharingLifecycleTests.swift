@@ -34,7 +34,9 @@ import Testing
         _ = try bob.json("accept", try #require(two["url"]?.stringValue))
         // The zone that ended is not waited on: this returned "peers not in sync" before.
         let synced = try alice.cli("sync", "--wait", "--timeout", "10")
-        #expect(synced.status == 0 && synced.stdout == "in sync\n", "\(synced)\n\(alice.log)")
+        #expect(
+            synced.status == 0 && synced.stdout == "in sync\n",
+            "\(synced)\nalice's log:\n\(alice.log)\nbob's log:\n\(bob.log)")
         try bob.syncWait()
         #expect(try bob.sees() == ["second.jpg": []])
         let shares = try #require(try alice.json("share", "list").arrayValue)

@@ -4,9 +4,8 @@ import Synchronization
 
 /// What a connection reports to whoever runs it (the engine).
 protocol ConnectionOwner: AnyObject, Sendable {
-    /// The hellos agree. Returns a code and reason to close the connection with instead (a
-    /// duplicate, a paused or no longer admitted peer), or nil to keep it.
-    func connectionEstablished(_ connection: PeerConnection) -> (CloseCode, String)?
+    /// The hellos agree. Returns why to close the connection instead, or nil to keep it.
+    func connectionEstablished(_ connection: PeerConnection) -> ConnectionRefusal?
     func connection(_ connection: PeerConnection, noticed notice: SessionNotice)
     /// A sharing message arrived; returns the frames to answer with.
     func connection(_ connection: PeerConnection, sharing frame: Frame) -> [Frame]
@@ -32,6 +31,8 @@ final class PeerConnection: @unchecked Sendable {
     private(set) var isGuest = false
     /// What the peer's hello said the connection is for.
     private(set) var purpose = HelloPurpose.sync
+    /// The optional features both hellos announced.
+    private(set) var capabilities: Capabilities = []
     let logger: ReplicationLogger
     private let inbox: Inbox
     /// Change sets being applied, off the worker, in order; drained before the connection
@@ -253,18 +254,28 @@ final class PeerConnection: @unchecked Sendable {
     }
 
     private func carryOut(_ actions: [SessionAction], into results: inout [SessionEvent]) {
+        // What the session meant to send after the hello is for an accepted peer: a refused
+        // one is sent what the refusal tells it, then the reason (`ConnectionRefusal`).
+        var refusedHere = false
         for action in actions {
             switch action {
+            case .send where refusedHere:
+                continue
             case .send(let frames):
                 if let failure = write(frames) {
                     results.append(.transportEnded(explain(writeFailure: failure)))
                 }
             case .established(let agreement):
                 purpose = agreement.purpose
+                capabilities = agreement.capabilities
                 isGuest = agreement.purpose == .join || agreement.purpose == .link
-                if let (code, reason) = owner?.connectionEstablished(self) {
+                if let refusal = owner?.connectionEstablished(self) {
                     refused = true
-                    results.append(.closeRequested(code, reason))
+                    refusedHere = true
+                    if !refusal.told.isEmpty, let failure = write(refusal.told) {
+                        results.append(.transportEnded(explain(writeFailure: failure)))
+                    }
+                    results.append(.closeRequested(refusal.code, refusal.reason))
                 }
             case .sharing where refused, .notify where refused:
                 continue

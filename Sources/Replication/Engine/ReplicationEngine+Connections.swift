@@ -261,21 +261,23 @@ extension ReplicationEngine: ConnectionOwner {
     /// What a peer that is no member and did not come as a guest is told as it is closed.
     static let notMemberReason = "not a member of any zone shared here"
 
-    func connectionEstablished(_ connection: PeerConnection) -> (CloseCode, String)? {
+    func connectionEstablished(_ connection: PeerConnection) -> ConnectionRefusal? {
         let peer = connection.peer
         state.withLock { $0.inbound.helloArrived(connection.id) }
         if connection.isGuest { return admitGuest(connection) }
         let local = localPeer
-        let decision = state.withLock { state -> (refusal: (CloseCode, String)?, replaced: PeerConnection?) in
+        let decision = state.withLock { state -> (refusal: ConnectionRefusal?, replaced: PeerConnection?) in
             var record = state.records[peer, default: PeerRecord()]
             defer { state.records[peer] = record }
             if connection.dialedByLocal { record.dialing = false }
-            guard state.running else { return ((.shuttingDown, "the peer is shutting down"), nil) }
+            guard state.running else {
+                return (.init(code: .shuttingDown, reason: "the peer is shutting down"), nil)
+            }
             guard !state.isPaused(peer) else {
-                return ((.paused, "replication with this peer is paused"), nil)
+                return (.init(code: .paused, reason: "replication with this peer is paused"), nil)
             }
             guard state.membership.admitted.contains(peer) else {
-                return ((.notMember, Self.notMemberReason), nil)
+                return (.init(code: .notMember, reason: Self.notMemberReason), nil)
             }
             var replaced: PeerConnection?
             if let existing = record.current, existing !== connection {
@@ -283,7 +285,9 @@ extension ReplicationEngine: ConnectionOwner {
                     ConnectionTieBreak.keepsNew(
                         existingDialer: existing.dialer, newDialer: connection.dialer, local: local,
                         remote: peer)
-                else { return ((.duplicate, "another connection with this peer is kept"), nil) }
+                else {
+                    return (.init(code: .duplicate, reason: "another connection with this peer is kept"), nil)
+                }
                 replaced = existing
             }
             record.current = connection
@@ -292,12 +296,13 @@ extension ReplicationEngine: ConnectionOwner {
             record.unreachableRound = nil
             return (nil, replaced)
         }
-        if let refusal = decision.refusal {
-            if refusal.0 == .notMember {
-                logger.log(.notice, "refused a connection from \(peer): \(refusal.1)", peer: peer)
-                emit(.refused(peer, reason: refusal.1))
+        if var refusal = decision.refusal {
+            if refusal.code == .notMember {
+                logger.log(.notice, "refused a connection from \(peer): \(refusal.reason)", peer: peer)
+                emit(.refused(peer, reason: refusal.reason))
+                refusal.told = removalNotice(for: connection)
             } else {
-                logger.log(.info, "closing a new connection: \(refusal.1)", peer: peer)
+                logger.log(.info, "closing a new connection: \(refusal.reason)", peer: peer)
             }
             return refusal
         }
@@ -323,9 +328,21 @@ extension ReplicationEngine: ConnectionOwner {
         return nil
     }
 
+    /// What a refused device of this person's that was removed from it is shown: the list
+    /// that removes it, so that it purges its copy at its first contact after the removal
+    /// (any other refused peer is told nothing but the reason).
+    private func removalNotice(for connection: PeerConnection) -> [Frame] {
+        let groups = knownDeviceGroups
+        guard connection.capabilities.contains(.persons), let person = groups.local,
+            groups.ever[person]?.contains(connection.peer) == true,
+            groups.current[person]?.contains(connection.peer) != true
+        else { return [] }
+        return [DeviceListMessage(currentDeviceList).frame()]
+    }
+
     /// A guest (a peer joining, leaving or checking a share) gets a slot, if one is free, for
     /// at most `handshakeTimeout`; it never becomes the peer's replication connection.
-    private func admitGuest(_ connection: PeerConnection) -> (CloseCode, String)? {
+    private func admitGuest(_ connection: PeerConnection) -> ConnectionRefusal? {
         let deadline = ContinuousClock.now + configuration.handshakeTimeout
         let admitted = state.withLock {
             $0.inbound.beginGuest(connection.id, until: deadline, limit: configuration.maxGuestConnections)
@@ -335,7 +352,9 @@ extension ReplicationEngine: ConnectionOwner {
                 .info,
                 "closing a joining connection: \(configuration.maxGuestConnections) are open (max_guest_connections)",
                 peer: connection.peer)
-            return (.busy, "too many peers are joining or leaving shares here right now: try again later")
+            return ConnectionRefusal(
+                code: .busy,
+                reason: "too many peers are joining or leaving shares here right now: try again later")
         }
         logger.log(.info, "a peer connected to join or leave a share", peer: connection.peer)
         return nil

@@ -38,10 +38,13 @@ final class Attacker: @unchecked Sendable {
         return FrameStream(connection: connection)
     }
 
-    /// A connection with the hellos exchanged; a guest's hello says `joining`.
+    /// A connection with the hellos exchanged; a guest's hello says `joining`, any other
+    /// announces every feature this build has (as a daemon's does, so that whatever a
+    /// daemon would be sent, the attacker is sent too).
     func connect(to target: SharingPeer, guest: Bool) throws -> FrameStream {
         let stream = try tls(to: target)
-        _ = try stream.exchangeHello(Hello(peerID: identity.peerID, capabilities: guest ? .joining : []))
+        let capabilities = guest ? Capabilities.joining : SyncSession.capabilities
+        _ = try stream.exchangeHello(Hello(peerID: identity.peerID, capabilities: capabilities))
         return stream
     }
 
