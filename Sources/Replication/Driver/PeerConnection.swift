@@ -58,6 +58,8 @@ final class PeerConnection: @unchecked Sendable {
     /// read as the hello (a join, say) would otherwise be carried out with it, before the
     /// close: a refused guest's join was taken with every guest slot full.
     private var refused = false
+    /// Why a write failed; set once, on the worker (`writeFailed`).
+    private var writeFailure: String?
 
     let status: Mutex<ConnectionStatus>
     let bytesIn = Atomic<Int>(0)
@@ -262,9 +264,7 @@ final class PeerConnection: @unchecked Sendable {
             case .send where refusedHere:
                 continue
             case .send(let frames):
-                if let failure = write(frames) {
-                    results.append(.transportEnded(explain(writeFailure: failure)))
-                }
+                if let failure = write(frames) { writeFailed(failure) }
             case .established(let agreement):
                 purpose = agreement.purpose
                 capabilities = agreement.capabilities
@@ -272,18 +272,14 @@ final class PeerConnection: @unchecked Sendable {
                 if let refusal = owner?.connectionEstablished(self) {
                     refused = true
                     refusedHere = true
-                    if !refusal.told.isEmpty, let failure = write(refusal.told) {
-                        results.append(.transportEnded(explain(writeFailure: failure)))
-                    }
+                    if !refusal.told.isEmpty, let failure = write(refusal.told) { writeFailed(failure) }
                     results.append(.closeRequested(refusal.code, refusal.reason))
                 }
             case .sharing where refused, .notify where refused:
                 continue
             case .sharing(let frame):
                 let replies = owner?.connection(self, sharing: frame) ?? []
-                if !replies.isEmpty, let failure = write(replies) {
-                    results.append(.transportEnded(explain(writeFailure: failure)))
-                }
+                if !replies.isEmpty, let failure = write(replies) { writeFailed(failure) }
             case .notify(let notice):
                 owner?.connection(self, noticed: notice)
             case .log(let level, let message):
@@ -297,9 +293,23 @@ final class PeerConnection: @unchecked Sendable {
         }
     }
 
+    /// A write failed (the peer closed, most often): nothing more is written, and the
+    /// connection ends once the worker reaches the end of what had arrived. What the peer
+    /// sent before it closed is still taken: its reason for closing, or a revocation sent
+    /// just before (taken for a lost connection instead, a removed participant kept its copy
+    /// until a membership check, and a dial refused as a duplicate counted as a failure).
+    private func writeFailed(_ failure: String) {
+        guard writeFailure == nil else { return }
+        let reason = explain(writeFailure: failure)
+        writeFailure = reason
+        inbox.post(.transportEnded(reason))
+    }
+
     /// Small frames are gathered into one write; a large payload or tail (photo data) is
     /// written straight from its array after what precedes it, saving a copy of every chunk.
+    /// Nothing is written after a write failed (`writeFailed`).
     private func write(_ frames: [Frame]) -> String? {
+        guard writeFailure == nil else { return nil }
         var pending: [UInt8] = []
         var total = 0
         do throws(TLSError) {
