@@ -312,3 +312,33 @@ extension DeviceSharesTests {
         for peer in everyone { try peer.stop() }
     }
 }
+
+extension DeviceSharesTests {
+    /// The first `share show` (or `share list`) of a share on the owner's second device makes
+    /// that device's own URL token: the share's log must learn it, as it does when a share is
+    /// created. It did not, and every later `share show` there reported a log that no longer
+    /// matched the records (until some other change to the share).
+    @Test func theSecondDevicesOwnURLTokenReachesTheShareLog() throws {
+        let alice = try SharingPeer("alice")
+        let desktop = try SharingPeer("alice-desktop")
+        let everyone = [alice, desktop]
+        for peer in everyone { peer.join(everyone) }
+        let beach = try alice.addPhoto("beach.jpg", bytes: randomBytes(3_000))
+        let share = try #require(
+            try alice.json("share", "create", beach, "--title", "Beach")["share"]?.stringValue)
+        try Self.link(desktop, to: alice)
+        // Everything settled first, without a look at the share on the desktop (which would
+        // make its token while replication still touches the share).
+        try waitUntil("the desktop to hold the share") {
+            (try? desktop.sees(share: share)) == ["beach.jpg": []]
+        }
+        for peer in everyone + everyone { try peer.syncWait() }
+        let url = try #require(try desktop.share(share)["url"]?.stringValue)
+        #expect(url != (try alice.share(share)["url"]?.stringValue), "each device makes its own URL")
+        try Self.wait(for: "the desktop's token to be in the log on both devices", showing: everyone) {
+            try everyone.allSatisfy { try $0.share(share)["membership"]?["matches_records"] == true }
+                && alice.share(share)["membership"] == desktop.share(share)["membership"]
+        }
+        for peer in everyone { try peer.stop() }
+    }
+}

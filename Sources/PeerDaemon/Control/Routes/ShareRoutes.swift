@@ -21,8 +21,6 @@ extension ControlRoutes {
             let zone = try photo.store.createShare(
                 photo: photo.id, title: title, publicPermission: permission)
             let url = try sharing.url(zone: zone)
-            // The URL's token is the owner's own bookkeeping (no commit): the log learns it now.
-            services.replication.engine.membershipRecordsChanged(zone: zone)
             return ["id": .string(zone), "share": .string(zone), "url": .string(url.description)]
         }
         register(.shareAdd) { args in
