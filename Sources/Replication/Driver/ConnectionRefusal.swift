@@ -5,7 +5,7 @@
 /// addresses, its person's device list, its zones): only `told`, which is empty but for a
 /// device this person removed, shown the list that removes it so that it purges its copy
 /// (docs/design/DEVICES.md, *Removal*).
-struct ConnectionRefusal: Equatable {
+struct ConnectionRefusal {
     let code: CloseCode
     let reason: String
     var told: [Frame] = []
