@@ -131,7 +131,12 @@ public final class Library: @unchecked Sendable {
 
     /// The current invitation token of a share this peer owns (the secret of its URL).
     public func invitationToken(zone: String) throws -> String {
-        try privateStore.invitationToken(zone: zone, secret: inviteSecret)
+        try currentInvitation(zone: zone).token
+    }
+
+    /// The same, and whether this call made it (`LibraryStore.currentInvitation`).
+    public func currentInvitation(zone: String) throws -> (token: String, made: Bool) {
+        try privateStore.currentInvitation(zone: zone, secret: inviteSecret)
     }
 
     /// Revokes every URL of the share handed out so far; returns the new token.

@@ -21,6 +21,15 @@ import Testing
         #expect(try pair.owner.priv.isValidInvitation(zone: pair.zone, token: fresh))
     }
 
+    /// Only the call that makes a share's token says so: the membership log learns it once.
+    @Test func theFirstCallMakesTheTokenAndLaterOnesFindIt() throws {
+        let pair = try SharedPair()
+        let first = try pair.owner.library.currentInvitation(zone: pair.zone)
+        let again = try pair.owner.library.currentInvitation(zone: pair.zone)
+        #expect(first.made && !again.made)
+        #expect(again.token == first.token)
+    }
+
     @Test func onlyTheOwnerHasAURL() throws {
         let pair = try SharedPair()
         #expect(throws: StoreError.self) { try pair.participant.library.invitationToken(zone: pair.zone) }

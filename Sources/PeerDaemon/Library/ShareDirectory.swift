@@ -32,8 +32,7 @@ struct ShareDirectory: Sendable {
         let further = addresses.dropFirst()
         // This device's first URL of the share makes its token (on another device of the
         // owner, at its first `share show` or `share list`): the share's log learns it now.
-        let made = try library.privateStore.invitationTokenHash(zone: zone) == nil
-        let token = try library.invitationToken(zone: zone)
+        let (token, made) = try library.currentInvitation(zone: zone)
         if made { services.replication.engine.membershipRecordsChanged(zone: zone) }
         return ShareURL(
             host: address.host, port: address.port, zone: zone, owner: library.localPeer,

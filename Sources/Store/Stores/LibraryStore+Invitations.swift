@@ -10,6 +10,12 @@ import Support
 extension LibraryStore {
     /// The current token of a share this store owns, creating generation 1 if needed.
     public func invitationToken(zone: String, secret: [UInt8]) throws -> String {
+        try currentInvitation(zone: zone, secret: secret).token
+    }
+
+    /// The current token of a share this store owns, and whether this call made it
+    /// (generation 1): the share's membership log is then to learn it.
+    public func currentInvitation(zone: String, secret: [UInt8]) throws -> (token: String, made: Bool) {
         try read { db in try requireOwnedShare(zone, db) }
         return try writeLocal { db in
             if let generation = try db.first(
@@ -18,13 +24,13 @@ extension LibraryStore {
                     $0.int64(0)
                 })
             {
-                return Self.token(zone: zone, generation: generation, secret: secret)
+                return (Self.token(zone: zone, generation: generation, secret: secret), false)
             }
             let token = Self.token(zone: zone, generation: 1, secret: secret)
             try db.run(
                 "INSERT INTO invitations (zone, generation, token_hash) VALUES (?, 1, ?)", zone,
                 Self.hash(token))
-            return token
+            return (token, true)
         }
     }
 
