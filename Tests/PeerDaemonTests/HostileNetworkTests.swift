@@ -207,6 +207,21 @@ import Testing
         try alice.stop()
     }
 
+    /// A member removed from the share comes back with a replication connection: it is told
+    /// it is no member and nothing else (not alice's addresses, her device list or any zone).
+    @Test func aRemovedMemberIsToldItIsNoMemberAndNothingElse() throws {
+        let (alice, bob, shared) = try Self.ownerAndParticipant()
+        let (mallory, stream, _) = try Self.malloryReplicating(shared, with: alice)
+        stream.connection.close()
+        _ = try alice.json("share", "remove", shared.share, mallory.id)
+        let frames = Attacker.drain(try mallory.connect(to: alice, guest: false))
+        #expect(
+            try frames.map { try ErrorMessage(frame: $0) }
+                == [ErrorMessage(code: .notMember, message: "not a member of any zone shared here")])
+        try Self.tagReachesBob("after-mallory", alice: alice, bob: bob, photo: shared.photo)
+        for peer in [alice, bob] { try peer.stop() }
+    }
+
     /// Mallory, invited read-only into alice's share, joins by its URL and opens a replication
     /// connection on which the zone's clocks have been exchanged.
     private static func malloryReplicating(
