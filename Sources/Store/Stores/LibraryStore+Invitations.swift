@@ -14,16 +14,18 @@ extension LibraryStore {
     }
 
     /// The current token of a share this store owns, and whether this call made it
-    /// (generation 1): the share's membership log is then to learn it.
+    /// (generation 1): the share's membership log is then to learn it. A token made already,
+    /// the common case of every `share show` and `share list`, costs one read transaction;
+    /// only making it writes.
     public func currentInvitation(zone: String, secret: [UInt8]) throws -> (token: String, made: Bool) {
-        try read { db in try requireOwnedShare(zone, db) }
+        let held = try read { db in
+            try requireOwnedShare(zone, db)
+            return try generation(zone, db)
+        }
+        if let held { return (Self.token(zone: zone, generation: held, secret: secret), false) }
         return try writeLocal { db in
-            if let generation = try db.first(
-                "SELECT generation FROM invitations WHERE zone = ?", zone,
-                map: {
-                    $0.int64(0)
-                })
-            {
+            // Another call may have made it between the read and this transaction.
+            if let generation = try generation(zone, db) {
                 return (Self.token(zone: zone, generation: generation, secret: secret), false)
             }
             let token = Self.token(zone: zone, generation: 1, secret: secret)
@@ -38,9 +40,7 @@ extension LibraryStore {
     public func revokeInvitations(zone: String, secret: [UInt8]) throws -> String {
         _ = try invitationToken(zone: zone, secret: secret)
         return try writeLocal { db in
-            let generation =
-                (try db.first("SELECT generation FROM invitations WHERE zone = ?", zone) { $0.int64(0) }
-                    ?? 1) + 1
+            let generation = (try generation(zone, db) ?? 1) + 1
             let token = Self.token(zone: zone, generation: generation, secret: secret)
             try db.run(
                 "UPDATE invitations SET generation = ?, token_hash = ? WHERE zone = ?", generation,
@@ -48,6 +48,11 @@ extension LibraryStore {
                 zone)
             return token
         }
+    }
+
+    /// The share's current token generation, nil while no URL was ever made for it.
+    private func generation(_ zone: String, _ db: Database) throws -> Int64? {
+        try db.first("SELECT generation FROM invitations WHERE zone = ?", zone) { $0.int64(0) }
     }
 
     /// True when `token` is the share's current, unrevoked token.
