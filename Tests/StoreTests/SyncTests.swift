@@ -43,6 +43,25 @@ import Testing
         #expect(try pair.participant.shared.lastHistoryToken() == token)
     }
 
+    /// Only a row that does not exist is written without being read: a whole object (every
+    /// field) for a row the receiver holds is merged field by field, newer or older.
+    @Test func aWholeObjectForAHeldRowIsMergedFieldByField() throws {
+        let pair = try SharedPair()
+        let older = try pair.owner.priv.changes(zone: pair.zone, since: VectorClock())
+        try pair.owner.priv.renamePhoto(pair.photo, to: "dunes.jpg")
+        let newer = try pair.owner.priv.changes(zone: pair.zone, since: VectorClock())
+        let taken = try newer.map { try pair.participant.shared.apply($0, from: pair.owner.peer) }
+        #expect(taken.reduce(0) { $0 + $1.applied } == 1)
+        #expect(try pair.participant.shared.photo(pair.photo)?.name == "dunes.jpg")
+        let stale = try older.map { try pair.participant.shared.apply($0, from: pair.owner.peer) }
+        #expect(stale.reduce(0) { $0 + $1.applied } == 0)
+        #expect(stale.reduce(0) { $0 + $1.stale } == older.reduce(0) { $0 + $1.changeCount })
+        #expect(try pair.participant.shared.photo(pair.photo)?.name == "dunes.jpg")
+        #expect(
+            try pair.participant.shared.canonicalDump(zone: pair.zone)
+                == pair.owner.priv.canonicalDump(zone: pair.zone))
+    }
+
     @Test func aReadOnlyParticipantIsRefusedLocallyAndRemotely() throws {
         let pair = try SharedPair(permission: .readOnly)
         #expect(

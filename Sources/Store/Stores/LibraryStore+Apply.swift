@@ -106,16 +106,23 @@ extension LibraryStore {
             let object = set.objects[index]
             do {
                 let own = deliverable(object, context)
-                let (winners, stale, existing, prior) = try merge(own, context, db)
-                report.stale += stale + object.fields.count - own.fields.count
-                report.applied += winners.count
-                if object.entity == .photo, existing != nil,
-                    let hash = try releasedData(object.id, by: winners, db)
-                {
-                    report.releasedData.insert(hash)
+                let winners: [(UInt8, SQLValue, Stamp)]
+                if let inserted = try insertIfNew(own, context, tx) {
+                    winners = inserted
+                } else {
+                    let (merged, stale, existing, prior) = try merge(own, context, db)
+                    report.stale += stale
+                    if object.entity == .photo, existing != nil,
+                        let hash = try releasedData(object.id, by: merged, db)
+                    {
+                        report.releasedData.insert(hash)
+                    }
+                    try tx.write(
+                        object.entity, object.id, zone: set.zone, merged, existing: existing, prior: prior)
+                    winners = merged
                 }
-                try tx.write(
-                    object.entity, object.id, zone: set.zone, winners, existing: existing, prior: prior)
+                report.stale += object.fields.count - own.fields.count
+                report.applied += winners.count
                 if !winners.isEmpty { context.noteInZone(object.entity, object.id) }
                 if object.entity == .share || object.entity == .participant {
                     context.permissions = [:]
@@ -211,6 +218,53 @@ extension LibraryStore {
         }
     }
 
+    /// Writes `object` as a new row without first looking its row up, when it is plainly
+    /// new and acceptable: every object of a zone being received is new, and the lookup that
+    /// found nothing was a tenth of an apply. Returns the fields written, or nil, having
+    /// written nothing, when a stamp is past the limit, a check refuses, or the row exists:
+    /// `merge` then decides, as for any object, so what is refused and why stays its own.
+    private func insertIfNew(_ object: ObjectChange, _ context: ApplyContext, _ tx: Transaction) throws
+        -> [(UInt8, SQLValue, Stamp)]?
+    {
+        guard !object.fields.isEmpty, object.fields.allSatisfy({ $0.stamp.hlc <= context.aheadLimit }) else {
+            return nil
+        }
+        do {
+            try checkAuthors(object, context, tx.db)
+            var seen: UInt64 = 0
+            for field in object.fields {
+                try checkOnce(field, &seen)
+                try validate(field, of: object.entity, context: context)
+            }
+            try checkComplete(object)
+            try checkReferences(object, context, tx.db)
+        } catch is ChangeRefusal {
+            return nil
+        }
+        let fields = object.fields.map { ($0.field, $0.value, $0.stamp) }
+        guard
+            try tx.write(
+                object.entity, object.id, zone: context.zone, fields, existing: .some(nil), onlyIfAbsent: true
+            )
+        else { return nil }
+        // What `checkStamp` and `merge` note of each stamp taken.
+        for field in object.fields {
+            context.noteTaken(field.stamp)
+            context.observe(field.stamp, clock: clock)
+        }
+        return fields
+    }
+
+    /// Refuses a field that appears twice in one object (codes of 64 and more are refused by
+    /// `validate` at their first appearance).
+    private func checkOnce(_ field: FieldChange, _ seen: inout UInt64) throws {
+        guard field.field < 64 else { return }
+        guard seen & (1 << field.field) == 0 else {
+            throw ChangeRefusal("field \(field.field) appears twice")
+        }
+        seen |= 1 << field.field
+    }
+
     /// Decides which fields of `object` win against what the store holds; throws a
     /// `ChangeRefusal` when the object must be refused as a whole.
     private func merge(
@@ -246,16 +300,10 @@ extension LibraryStore {
         // the row (an object without a row has none).
         let stamps = fieldStamps(held, db)
         let tombstoned = row.map { $0[1] != .integer(0) } ?? false
-        // Codes of 64 and more are refused by `validate` at their first appearance.
         var seen: UInt64 = 0
         let immutable = entity.immutableFields
         for field in object.fields {
-            if field.field < 64 {
-                guard seen & (1 << field.field) == 0 else {
-                    throw ChangeRefusal("field \(field.field) appears twice")
-                }
-                seen |= 1 << field.field
-            }
+            try checkOnce(field, &seen)
             try checkStamp(field.stamp, context)
             try validate(field, of: entity, context: context)
             if let row, immutable.contains(field.field), let index = entity.position(of: field.field),

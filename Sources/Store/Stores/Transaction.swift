@@ -55,12 +55,16 @@ final class Transaction {
     /// Writes fields with the stamps they carry: local ones or ones that won a merge.
     /// `existing` is the row's tombstone value when the caller already read it (`.some(nil)`
     /// for a row known not to exist), saving a lookup; `prior`, the row's zone and stamps
-    /// when the caller read those too.
+    /// when the caller read those too. With `onlyIfAbsent` (and `existing` `.some(nil)`, not
+    /// read), a row that exists after all is left as it is and false returned.
+    @discardableResult
     func write(
         _ entity: Entity, _ id: String, zone: String, _ values: [(UInt8, SQLValue, Stamp)],
-        existing: Int64?? = .none, prior: (zone: String, stamps: StampGroups)? = nil
-    ) throws {
-        guard !values.isEmpty else { return }
+        existing: Int64?? = .none, prior: (zone: String, stamps: StampGroups)? = nil,
+        onlyIfAbsent: Bool = false
+    ) throws -> Bool {
+        precondition(!onlyIfAbsent || existing == .some(nil), "only a row not read is written if absent")
+        guard !values.isEmpty else { return true }
         let existed: Int64?
         if let known = existing {
             existed = known
@@ -99,7 +103,8 @@ final class Transaction {
                 deletes = true
             }
         }
-        try db.run(Self.upsertSQL(entity, mask), sqlValues: bindings)
+        try db.run(Self.upsertSQL(entity, mask, onlyIfAbsent: onlyIfAbsent), sqlValues: bindings)
+        if onlyIfAbsent && db.changes == 0 { return false }
         if !unknown.isEmpty { try LibraryStore.writeUnknownFields(entity, id, zone: zone, unknown, db) }
         try writeOrder(entity, id, zone: zone, before: before, after: after)
         if deletes && entity == .photo {
@@ -118,6 +123,7 @@ final class Transaction {
             }
             if let name { touchedTagNames[zone, default: []].insert(name) }
         }
+        return true
     }
 
     /// `stamps` with each written field's bit moved to the stamp it carries.
@@ -268,9 +274,9 @@ final class Transaction {
     private static let upsertLock = Lock()
 
     /// The upsert statement for an entity and a set of field codes (bit i = code i),
-    /// built once per combination.
-    private static func upsertSQL(_ entity: Entity, _ mask: UInt32) -> String {
-        let key = UInt64(entity.rawValue) << 32 | UInt64(mask)
+    /// built once per combination; with `onlyIfAbsent`, an insert that leaves an existing row.
+    private static func upsertSQL(_ entity: Entity, _ mask: UInt32, onlyIfAbsent: Bool) -> String {
+        let key = (onlyIfAbsent ? 1 << 40 : 0) | UInt64(entity.rawValue) << 32 | UInt64(mask)
         return upsertLock.withLock {
             if let sql = upserts[key] { return sql }
             let columns = (0..<32).filter { mask & (1 << $0) != 0 }.compactMap {
@@ -285,7 +291,8 @@ final class Transaction {
                 + columns.map { "\($0) = excluded.\($0)" }).joined(
                     separator: ", ")
             let sql =
-                "INSERT INTO \(entity.table) (\(names)) VALUES (\(marks)) ON CONFLICT (id) DO UPDATE SET \(updates)"
+                "INSERT INTO \(entity.table) (\(names)) VALUES (\(marks)) ON CONFLICT (id) DO "
+                + (onlyIfAbsent ? "NOTHING" : "UPDATE SET \(updates)")
             upserts[key] = sql
             return sql
         }
