@@ -169,11 +169,7 @@ public final class PartialBlob: @unchecked Sendable {
     /// Moves verified, already durable data under its hash.
     func rename() throws {
         precondition(isVerified, "only verified data is published")
-        try BlobStore.makeDirectory("\(store.root)/\(hash.prefix(2))")
-        let final = store.path(for: hash)
-        guard Glibc.rename(path, final) == 0 else {
-            throw StoreError.io(operation: "renaming into", path: final, reason: BlobStore.errorText())
-        }
+        try store.place(path, as: hash)
     }
 
     /// Writes what the direct writer still holds, and goes on without it.
