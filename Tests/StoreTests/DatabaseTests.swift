@@ -23,6 +23,35 @@ import Testing
         func ids() throws -> [Int] { try db.query("SELECT id FROM t ORDER BY id") { $0.int(0) } }
     }
 
+    /// Texts and blobs are bound from the statement's own copy while they fit in it, and as
+    /// SQLite's copy when they do not: either way what is stored is what was bound, empty and
+    /// non-ASCII values included, however the same statement was used before.
+    @Test func boundTextsAndBlobsAreStoredExactlyWhateverTheirSizes() throws {
+        let f = try Fixture()
+        let cases: [(String, [UInt8])] = [
+            ("short", [1, 2, 3]),
+            ("", []),
+            (String(repeating: "é", count: 9_000), [UInt8](repeating: 7, count: 20_000)),
+            ("x", [UInt8](repeating: 9, count: 300)),
+            (String(repeating: "a", count: 16_380), [0, 0]),
+        ]
+        for (id, (text, bytes)) in cases.enumerated() {
+            try f.db.run(
+                "INSERT INTO t (id, secret, data) VALUES (?, ?, ?)",
+                sqlValues: [.integer(Int64(id)), .text(text), .blob(bytes)])
+        }
+        let stored = try f.db.query("SELECT secret, data, typeof(secret) FROM t ORDER BY id") {
+            ($0.string(0), $0.bytes(1), $0.string(2))
+        }
+        #expect(stored.map(\.0) == cases.map(\.0))
+        #expect(stored.map(\.1) == cases.map(\.1))
+        #expect(stored.map(\.2) == Array(repeating: "text", count: cases.count))
+        // A query's text parameter, bound the same way, finds each row.
+        for (id, (text, _)) in cases.enumerated() {
+            #expect(try f.db.first("SELECT id FROM t WHERE secret = ?", text) { $0.int(0) } == id)
+        }
+    }
+
     @Test func forEachWhileStopsAtTheFirstFalseAndLeavesTheStatementReusable() throws {
         let f = try Fixture()
         for id in 1...10 { try f.db.run("INSERT INTO t (id) VALUES (?)", id) }
