@@ -63,7 +63,13 @@ enum HistoryPacking {
         var indexes: [String: Int] = [:]
 
         mutating func index(of string: String) -> Int {
-            if let known = indexes[string] { return known }
+            // A table nearly always holds a handful of strings (the entity names, the change
+            // types, a zone or two), for which comparing beats hashing each change's three.
+            if strings.count <= 8 {
+                if let known = strings.firstIndex(of: string) { return known }
+            } else if let known = indexes[string] {
+                return known
+            }
             indexes[string] = strings.count
             strings.append(string)
             return strings.count - 1

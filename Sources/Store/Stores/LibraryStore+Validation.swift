@@ -159,7 +159,10 @@ extension LibraryStore {
     }
 
     static func isHexDigest(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        var text = text
+        return text.withUTF8 { bytes in
+            bytes.count == 64 && bytes.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        }
     }
 
     /// Lowercase 8-4-4-4-12 hex: the form whose string order is the order of the 16 bytes.

@@ -196,6 +196,8 @@ final class Transaction {
         struct Key: Hashable {
             let entity: String
             let id: String
+            // IDs are UUIDs (a link's, two): the entity's name adds nothing to the hash.
+            func hash(into hasher: inout Hasher) { hasher.combine(id) }
         }
         var first: [Key: Int] = [:]
         first.reserveCapacity(changes.count)

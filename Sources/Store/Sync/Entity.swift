@@ -71,12 +71,18 @@ public enum Entity: UInt8, CaseIterable, Sendable, Comparable {
     /// and tag. Nil when the ID is malformed.
     public func derivedColumns(id: String) -> [(column: String, value: SQLValue)]? {
         guard self == .link else { return [] }
-        let utf8 = id.utf8
-        guard let slash = utf8.firstIndex(of: UInt8(ascii: "/")) else { return nil }
-        let photo = String(id[..<slash])
-        let tag = String(id[id.index(after: slash)...])
-        guard !photo.isEmpty, !tag.isEmpty, !tag.utf8.contains(UInt8(ascii: "/")) else { return nil }
-        return [("photo_id", .text(photo)), ("tag_id", .text(tag))]
+        var id = id
+        // Through the contiguous bytes: a string's own view walked one index at a time was a
+        // fiftieth of an apply.
+        return id.withUTF8 { bytes -> [(column: String, value: SQLValue)]? in
+            let slash = UInt8(ascii: "/")
+            guard let at = bytes.firstIndex(of: slash), at > 0, at + 1 < bytes.count,
+                !bytes[(at + 1)...].contains(slash)
+            else { return nil }
+            let photo = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<at]), as: UTF8.self)
+            let tag = String(decoding: UnsafeBufferPointer(rebasing: bytes[(at + 1)...]), as: UTF8.self)
+            return [("photo_id", .text(photo)), ("tag_id", .text(tag))]
+        }
     }
 
     /// An entity's field table with what is derived from it, built once: these are consulted
