@@ -221,14 +221,16 @@ extension LibraryStore {
     /// Writes `object` as a new row without first looking its row up, when it is plainly
     /// new and acceptable: every object of a zone being received is new, and the lookup that
     /// found nothing was a tenth of an apply. Returns the fields written, or nil, having
-    /// written nothing, when a stamp is past the limit, a check refuses, or the row exists:
-    /// `merge` then decides, as for any object, so what is refused and why stays its own.
+    /// written nothing, when it lacks a field a new object has, a stamp is past the limit, a
+    /// check refuses, or the row exists: `merge` then decides, as for any object, so what is
+    /// refused and why stays its own.
     private func insertIfNew(_ object: ObjectChange, _ context: ApplyContext, _ tx: Transaction) throws
         -> [(UInt8, SQLValue, Stamp)]?
     {
-        guard !object.fields.isEmpty, object.fields.allSatisfy({ $0.stamp.hlc <= context.aheadLimit }) else {
-            return nil
-        }
+        // An update of a few fields is not new: it goes to `merge` before any check here.
+        guard !object.fields.isEmpty, isComplete(object),
+            object.fields.allSatisfy({ $0.stamp.hlc <= context.aheadLimit })
+        else { return nil }
         do {
             try checkAuthors(object, context, tx.db)
             var seen: UInt64 = 0
@@ -236,7 +238,6 @@ extension LibraryStore {
                 try checkOnce(field, &seen)
                 try validate(field, of: object.entity, context: context)
             }
-            try checkComplete(object)
             try checkReferences(object, context, tx.db)
         } catch is ChangeRefusal {
             return nil

@@ -103,15 +103,18 @@ extension LibraryStore {
     /// Refuses a new object that lacks a field every object of its kind has (a tombstone
     /// alone is fine: the object was created and deleted before the receiver saw it).
     func checkComplete(_ object: ObjectChange) throws {
-        // Codes of 64 and more were refused by `validate` before.
+        guard !isComplete(object) else { return }
+        let missing = object.entity.requiredFields & ~FieldMask.of(object.fields.lazy.map(\.field))
+        var names: [String] = []
+        FieldMask.forEach(missing) { code in names += object.entity.column(for: code).map { [$0] } ?? [] }
+        throw ChangeRefusal("a new \(object.entity.name) lacks \(names.joined(separator: ", "))")
+    }
+
+    /// Whether `object` could be new: every field its kind requires, or a tombstone alone
+    /// (codes of 64 and more have no bit, and `validate` refuses them).
+    func isComplete(_ object: ObjectChange) -> Bool {
         let present = FieldMask.of(object.fields.lazy.map(\.field))
-        if present == FieldMask.bit(Entity.deletedField) { return }
-        let missing = object.entity.requiredFields & ~present
-        guard missing == 0 else {
-            var names: [String] = []
-            FieldMask.forEach(missing) { code in names += object.entity.column(for: code).map { [$0] } ?? [] }
-            throw ChangeRefusal("a new \(object.entity.name) lacks \(names.joined(separator: ", "))")
-        }
+        return present == FieldMask.bit(Entity.deletedField) || object.entity.requiredFields & ~present == 0
     }
 
     /// Refuses a new object that points at a photo or tag the zone does not hold.
