@@ -62,6 +62,31 @@ import Testing
                 == pair.owner.priv.canonicalDump(zone: pair.zone))
     }
 
+    /// A whole new object, which is written without its row being read first, is refused
+    /// like any other change from a read-only participant, a removed one and a stranger.
+    @Test func aWholeNewObjectFromSomeoneWhoMayNotWriteIsRefused() throws {
+        let pair = try SharedPair(permission: .readOnly)
+        let removed = try pair.addParticipant(permission: .readWrite)
+        try pair.owner.priv.setParticipant(
+            zone: pair.zone, peer: removed.peer, permission: .readWrite, status: .removed)
+        for author in [pair.participant.peer, removed.peer, randomPeer()] {
+            let stamp = stampAhead(of: author)
+            let rating = ObjectChange(
+                entity: .rating, id: IDSource().next(),
+                fields: [
+                    FieldChange(field: RatingField.photo, value: .text(pair.photo), stamp: stamp),
+                    FieldChange(field: RatingField.value, value: .integer(5), stamp: stamp),
+                ])
+            let set = ChangeSet(
+                zone: pair.zone, since: VectorClock(), until: VectorClock([author: stamp.hlc]),
+                objects: [rating])
+            let report = try pair.owner.priv.apply(set, from: author)
+            #expect(report.applied == 0)
+            #expect(report.refused.map(\.reason) == ["\(author.short) may not write to this share"])
+        }
+        #expect(try pair.owner.priv.ratings(ofPhoto: pair.photo).isEmpty)
+    }
+
     @Test func aReadOnlyParticipantIsRefusedLocallyAndRemotely() throws {
         let pair = try SharedPair(permission: .readOnly)
         #expect(
