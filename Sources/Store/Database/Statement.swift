@@ -13,6 +13,9 @@ public final class Statement {
     /// is rewritten only by the next `bind`, which first resets the statement and rebinds or
     /// clears every parameter.
     private var arena = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    /// Where the current bind's next text or blob goes in `arena`; nil while the bind's
+    /// values are too large for it together.
+    private var arenaOffset: Int?
     /// Values larger than this together are bound as SQLite's own copies instead.
     private static let arenaLimit = 16 << 10
 
@@ -47,18 +50,17 @@ public final class Statement {
             if case .text(let text) = value { needed += text.utf8.count }
             if case .blob(let bytes) = value { needed += bytes.count }
         }
-        var used: Int? = needed <= Self.arenaLimit ? 0 : nil
-        if used != nil && needed > arena.count {
+        arenaOffset = needed <= Self.arenaLimit ? 0 : nil
+        if arenaOffset != nil && needed > arena.count {
             arena.deallocate()
             arena = .allocate(byteCount: max(needed, 256), alignment: 8)
         }
         for (offset, value) in values.enumerated() {
-            try bind(value, at: Int32(offset + 1), arenaOffset: &used)
+            try bind(value, at: Int32(offset + 1))
         }
     }
 
-    private func bind(_ value: SQLValue, at index: Int32, arenaOffset used: inout Int?) throws(DatabaseError)
-    {
+    private func bind(_ value: SQLValue, at index: Int32) throws(DatabaseError) {
         let rc: Int32
         switch value {
         case .null: rc = sqlite3_bind_null(handle, index)
@@ -67,31 +69,29 @@ public final class Statement {
         case .text(let v):
             var text = v
             rc = text.withUTF8 {
-                bindBytes(UnsafeRawBufferPointer($0), at: index, asText: true, arenaOffset: &used)
+                bindBytes(UnsafeRawBufferPointer($0), at: index, asText: true)
             }
         case .blob(let bytes):
             if bytes.isEmpty {
                 rc = sqlite3_bind_zeroblob(handle, index, 0)
             } else {
-                rc = bytes.withUnsafeBytes { bindBytes($0, at: index, asText: false, arenaOffset: &used) }
+                rc = bytes.withUnsafeBytes { bindBytes($0, at: index, asText: false) }
             }
         }
         guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
     }
 
-    /// Binds `bytes` as a text or a blob: copied into the arena at `used` (then moved past
-    /// them) and bound as they lie there, or, without an offset, as SQLite's own copy.
-    private func bindBytes(
-        _ bytes: UnsafeRawBufferPointer, at index: Int32, asText: Bool, arenaOffset used: inout Int?
-    ) -> Int32 {
+    /// Binds `bytes` as a text or a blob: copied into the arena at `arenaOffset` (then moved
+    /// past them) and bound as they lie there, or, without an offset, as SQLite's own copy.
+    private func bindBytes(_ bytes: UnsafeRawBufferPointer, at index: Int32, asText: Bool) -> Int32 {
         var pointer = bytes.baseAddress
         var destructor = peershare_sqlite_transient()
-        if let offset = used, let source = bytes.baseAddress, !bytes.isEmpty {
+        if let offset = arenaOffset, let source = bytes.baseAddress, !bytes.isEmpty {
             let target = arena.baseAddress! + offset
             target.copyMemory(from: source, byteCount: bytes.count)
             pointer = UnsafeRawPointer(target)
             destructor = nil  // SQLITE_STATIC: the arena outlives the binding.
-            used = offset + bytes.count
+            arenaOffset = offset + bytes.count
         }
         return asText
             ? sqlite3_bind_text(

@@ -243,11 +243,9 @@ extension LibraryStore {
             return nil
         }
         let fields = object.fields.map { ($0.field, $0.value, $0.stamp) }
-        guard
-            try tx.write(
-                object.entity, object.id, zone: context.zone, fields, existing: .some(nil), onlyIfAbsent: true
-            )
-        else { return nil }
+        guard try tx.write(object.entity, object.id, zone: context.zone, fields, onlyIfAbsent: true) else {
+            return nil
+        }
         // What `checkStamp` and `merge` note of each stamp taken.
         for field in object.fields {
             context.noteTaken(field.stamp)

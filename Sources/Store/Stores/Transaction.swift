@@ -55,18 +55,19 @@ final class Transaction {
     /// Writes fields with the stamps they carry: local ones or ones that won a merge.
     /// `existing` is the row's tombstone value when the caller already read it (`.some(nil)`
     /// for a row known not to exist), saving a lookup; `prior`, the row's zone and stamps
-    /// when the caller read those too. With `onlyIfAbsent` (and `existing` `.some(nil)`, not
-    /// read), a row that exists after all is left as it is and false returned.
+    /// when the caller read those too. With `onlyIfAbsent`, the row is taken not to exist,
+    /// unread: if it does after all, it is left as it is and false returned.
     @discardableResult
     func write(
         _ entity: Entity, _ id: String, zone: String, _ values: [(UInt8, SQLValue, Stamp)],
         existing: Int64?? = .none, prior: (zone: String, stamps: StampGroups)? = nil,
         onlyIfAbsent: Bool = false
     ) throws -> Bool {
-        precondition(!onlyIfAbsent || existing == .some(nil), "only a row not read is written if absent")
         guard !values.isEmpty else { return true }
         let existed: Int64?
-        if let known = existing {
+        if onlyIfAbsent {
+            existed = nil
+        } else if let known = existing {
             existed = known
         } else {
             existed = try db.first("SELECT deleted FROM \(entity.table) WHERE id = ?", id) { $0.int64(0) }
