@@ -64,7 +64,8 @@ struct DeltaBench {
         }
         let used = processCPUSeconds() - cpu
         // The joiner's side: a participant's shared store applies the pages in order, decoded
-        // from their wire bytes as a connection receives them.
+        // from their wire bytes as a connection receives them, consecutive sets together as a
+        // daemon's receiver groups those waiting (`SessionConfiguration.maximumChangesPerApply`).
         let joiner = try Library(directory: directory + "/joiner", localPeer: peer(0xEF))
         defer { joiner.close() }
         try joiner.sharedStore.prepareParticipantZone(zone.zone, owner: zone.library.localPeer)
@@ -72,10 +73,24 @@ struct DeltaBench {
         computed = []
         let joinerCPU = processCPUSeconds()
         let applying = try measure {
-            for bytes in encoded {
-                _ = try joiner.sharedStore.apply(
-                    try ChangeSetCodec.decode(bytes), from: zone.library.localPeer)
+            var group: [ChangeSet] = []
+            var changes = 0
+            func applyGroup() throws {
+                for result in joiner.sharedStore.apply(group, from: zone.library.localPeer) {
+                    _ = try result.get()
+                }
+                group = []
+                changes = 0
             }
+            for bytes in encoded {
+                let set = try ChangeSetCodec.decode(bytes)
+                if changes + set.changeCount > SessionConfiguration.maximumChangesPerApply {
+                    try applyGroup()
+                }
+                group.append(set)
+                changes += set.changeCount
+            }
+            try applyGroup()
         }
         let joinerUsed = processCPUSeconds() - joinerCPU
         return [

@@ -289,9 +289,9 @@ final class StoreEffects {
 }
 
 /// Change sets of one zone received on a connection and waiting for one apply job: sets
-/// join while the job has not started, up to `maximumChanges` field changes in all.
+/// join while the job has not started, up to `SessionConfiguration.maximumChangesPerApply`
+/// field changes in all.
 private final class PendingSets: Sendable {
-    static let maximumChanges = 16_000
     private let state: Guarded<(sets: [ChangeSet], changes: Int, started: Bool)>
     private let zone: String
 
@@ -304,7 +304,9 @@ private final class PendingSets: Sendable {
     func join(_ set: ChangeSet) -> Bool {
         guard set.zone == zone else { return false }
         return state.withLock { state in
-            guard !state.started, state.changes + set.changeCount <= Self.maximumChanges else { return false }
+            guard !state.started,
+                state.changes + set.changeCount <= SessionConfiguration.maximumChangesPerApply
+            else { return false }
             state.sets.append(set)
             state.changes += set.changeCount
             return true
