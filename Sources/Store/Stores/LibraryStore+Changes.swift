@@ -184,12 +184,23 @@ extension LibraryStore {
     func currentFields(_ key: ObjectKey, _ fields: [(code: UInt8, stamp: Stamp)], _ db: Database) throws
         -> ObjectChange?
     {
+        guard let row = try Self.currentRow(key, db) else { return nil }
+        return try currentFields(key, fields, row, db)
+    }
+
+    /// The row of `key` as `EntitySQL.row` reads it (zone, deleted, the kind's fields, stamps);
+    /// nil when it is gone.
+    static func currentRow(_ key: ObjectKey, _ db: Database) throws -> [SQLValue]? {
+        let columns = key.entity.fields.count + 3
+        return try db.first(
+            EntitySQL.row(key.entity), key.id, map: { row in (0..<columns).map { row.value($0) } })
+    }
+
+    /// `currentFields` from the object's row, read already.
+    func currentFields(
+        _ key: ObjectKey, _ fields: [(code: UInt8, stamp: Stamp)], _ row: [SQLValue], _ db: Database
+    ) throws -> ObjectChange? {
         let entity = key.entity
-        guard
-            let row = try db.first(
-                EntitySQL.row(entity), key.id,
-                map: { row in (0..<(entity.fields.count + 2)).map { row.value($0) } })
-        else { return nil }
         let changes = try fields.compactMap { code, stamp -> FieldChange? in
             if code == Entity.deletedField { return FieldChange(field: code, value: row[1], stamp: stamp) }
             guard let index = entity.position(of: code) else {
@@ -229,10 +240,14 @@ private struct PageBuilder {
 
     mutating func batch(_ rows: ArraySlice<StampRow>) throws -> [ObjectChange] {
         var byObject: [ObjectKey: [(code: UInt8, stamp: Stamp)]] = [:]
+        // The rows read for objects first met in this batch, which give their values too.
+        var read: [ObjectKey: [SQLValue]] = [:]
         for row in rows {
             var fields = byObject[row.key] ?? []
             if met.insert(row.key).inserted {
-                fields.append(contentsOf: try laterFields(of: row.key))
+                let current = try LibraryStore.currentRow(row.key, db)
+                read[row.key] = current
+                fields.append(contentsOf: laterFields(in: current))
             } else {
                 FieldMask.forEach(row.fields) { code in fields.append((code, row.stamp)) }
             }
@@ -247,14 +262,22 @@ private struct PageBuilder {
             where newest.last?.code != field.code {
                 newest.append(field)
             }
-            if let object = try store.currentFields(key, newest, db) { objects.append(object) }
+            let object =
+                if let row = read[key] {
+                    try store.currentFields(key, newest, row, db)
+                } else {
+                    try store.currentFields(key, newest, db)
+                }
+            if let object { objects.append(object) }
         }
         return objects
     }
 
-    /// Every field of `key` whose stamp `since` does not cover.
-    private func laterFields(of key: ObjectKey) throws -> [(code: UInt8, stamp: Stamp)] {
-        try store.fieldStamps(key.entity, key.id, db).filter { $0.stamp.hlc > since[$0.stamp.peer] }
+    /// Every field of the object whose stamp `since` does not cover, from its row (none when
+    /// the row is gone).
+    private func laterFields(in row: [SQLValue]?) -> [(code: UInt8, stamp: Stamp)] {
+        guard let stamps = row?.last else { return [] }
+        return store.fieldStamps(StampGroups(stamps), db).filter { $0.stamp.hlc > since[$0.stamp.peer] }
     }
 }
 
