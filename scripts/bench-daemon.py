@@ -668,7 +668,7 @@ def layout_limit():
     seconds = bench_figure("SQLite alone: a join's rows into the store's schema (every")
     if seconds is None:
         return "not measured (the raw figures were not run)"
-    return f"{seconds:.2f} s (layout figure of the table above, transactions of 2,000 photos)"
+    return f"{seconds:.2f} s (layout figure of the table above, transactions as large as the receiver applies together)"
 
 
 def bench_join():

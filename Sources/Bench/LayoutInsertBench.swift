@@ -1,17 +1,18 @@
 import Foundation
+import Replication
 import Store
 
 /// The join's floor on this machine: SQLite alone writing the rows a participant ends up with
 /// after joining the daemons' bench zone (100,000 photos, a rating each, one or two links
 /// each to 1,000 tags, as `FillShare` makes them) into the store's own schema — every index,
 /// each row's stamps and its `stamp_order` row — with plain prepared inserts, objects in ID
-/// order within transactions of 2,000 photos. No merge, no checks, no history, no network:
-/// what the layout itself costs, which no apply can beat.
+/// order within transactions as large as a daemon's receiver applies together
+/// (`SessionConfiguration.maximumChangesPerApply` field changes). No merge, no checks, no
+/// history, no network: what the layout itself costs, which no apply can beat.
 struct LayoutInsertBench {
     let directory: String
     let photos = 100_000
     let tags = 1_000
-    let photosPerTransaction = 2_000
 
     func run() throws -> [BenchResult] {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -34,37 +35,45 @@ struct LayoutInsertBench {
                     ])
             }
         ]
-        for start in stride(from: 0, to: photos, by: photosPerTransaction) {
-            var photoRows: [Row] = []
-            var ratingRows: [Row] = []
-            var linkRows: [Row] = []
-            for p in start..<min(photos, start + photosPerTransaction) {
-                hlc += 1
-                let photo = uuid(0x51, p)
-                photoRows.append(
-                    Row(
-                        .photo, photo, zone: zone, hlc: hlc, mask: 0b11_1110,
-                        [
-                            ("name", .text("IMG_\(p).jpg")), ("unique_name", .text(uuid(0x52, p))),
-                            ("created_at", .integer(Int64(p))), ("data_hash", .text(hash)),
-                            ("data_size", .integer(1024)),
-                        ]))
-                ratingRows.append(
-                    Row(
-                        .rating, uuid(0x53, p), zone: zone, hlc: hlc, mask: 0b110,
-                        [("photo_id", .text(photo)), ("value", .integer(Int64(p % 5 + 1)))]))
-                for t in Set(p % 2 == 0 ? [p % tags, (p / 2 + tags / 2) % tags] : [p % tags]) {
-                    let tag = uuid(0x54, t)
-                    linkRows.append(
-                        Row(
-                            .link, LibraryStore.linkID(photo: photo, tag: tag), zone: zone, hlc: hlc,
-                            mask: 0b1000,
-                            [("photo_id", .text(photo)), ("tag_id", .text(tag)), ("linked", .integer(1))]))
-                }
-            }
+        var photoRows: [Row] = []
+        var ratingRows: [Row] = []
+        var linkRows: [Row] = []
+        var changes = 0
+        func endTransaction() {
             // As a delta sends them: by kind, each kind in ID order.
             transactions.append([photoRows, ratingRows, linkRows].flatMap { $0.sorted { $0.id < $1.id } })
+            (photoRows, ratingRows, linkRows, changes) = ([], [], [], 0)
         }
+        for p in 0..<photos {
+            hlc += 1
+            let photo = uuid(0x51, p)
+            let linked = Set(p % 2 == 0 ? [p % tags, (p / 2 + tags / 2) % tags] : [p % tags])
+            // Five fields of the photo, two of its rating, one of each link.
+            let photoChanges = 5 + 2 + linked.count
+            if changes + photoChanges > SessionConfiguration.maximumChangesPerApply { endTransaction() }
+            changes += photoChanges
+            photoRows.append(
+                Row(
+                    .photo, photo, zone: zone, hlc: hlc, mask: 0b11_1110,
+                    [
+                        ("name", .text("IMG_\(p).jpg")), ("unique_name", .text(uuid(0x52, p))),
+                        ("created_at", .integer(Int64(p))), ("data_hash", .text(hash)),
+                        ("data_size", .integer(1024)),
+                    ]))
+            ratingRows.append(
+                Row(
+                    .rating, uuid(0x53, p), zone: zone, hlc: hlc, mask: 0b110,
+                    [("photo_id", .text(photo)), ("value", .integer(Int64(p % 5 + 1)))]))
+            for t in linked {
+                let tag = uuid(0x54, t)
+                linkRows.append(
+                    Row(
+                        .link, LibraryStore.linkID(photo: photo, tag: tag), zone: zone, hlc: hlc,
+                        mask: 0b1000,
+                        [("photo_id", .text(photo)), ("tag_id", .text(tag)), ("linked", .integer(1))]))
+            }
+        }
+        endTransaction()
         let rows = transactions.reduce(0) { $0 + $1.count }
         let seconds = try measure {
             for rows in transactions {
