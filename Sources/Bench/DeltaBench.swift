@@ -72,13 +72,17 @@ struct DeltaBench {
         let encoded = computed.flatMap(\.sets).map(ChangeSetCodec.encode)
         computed = []
         let joinerCPU = processCPUSeconds()
+        // The longest transaction: how long the joiner's store stays locked to everything else.
+        var longest = 0.0
         let applying = try measure {
             var group: [ChangeSet] = []
             var changes = 0
             func applyGroup() throws {
-                for result in joiner.sharedStore.apply(group, from: zone.library.localPeer) {
-                    _ = try result.get()
-                }
+                var results: [Result<ApplyReport, any Error>] = []
+                longest = max(
+                    longest,
+                    measure { results = joiner.sharedStore.apply(group, from: zone.library.localPeer) })
+                for result in results { _ = try result.get() }
                 group = []
                 changes = 0
             }
@@ -112,6 +116,9 @@ struct DeltaBench {
                 value: Double(fields) / applying, target: "-"),
             BenchResult(
                 name: "joiner applies that delta: CPU time", unit: "s", value: joinerUsed, target: "-"),
+            BenchResult(
+                name: "joiner applies that delta: longest transaction (the store locked)", unit: "s",
+                value: longest, target: "-"),
         ]
     }
 }
