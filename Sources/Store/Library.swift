@@ -129,12 +129,8 @@ public final class Library: @unchecked Sendable {
         return nil
     }
 
-    /// The current invitation token of a share this peer owns (the secret of its URL).
-    public func invitationToken(zone: String) throws -> String {
-        try currentInvitation(zone: zone).token
-    }
-
-    /// The same, and whether this call made it (`LibraryStore.currentInvitation`).
+    /// The current invitation token of a share this peer owns (the secret of its URL), and
+    /// whether this call made it (`LibraryStore.currentInvitation`).
     public func currentInvitation(zone: String) throws -> (token: String, made: Bool) {
         try privateStore.currentInvitation(zone: zone, secret: inviteSecret)
     }

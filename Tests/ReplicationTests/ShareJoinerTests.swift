@@ -37,7 +37,7 @@ import Testing
             if listener == nil { try listen() }
             return ShareURL(
                 host: "127.0.0.1", port: listener!.port, zone: zone, owner: identity.peerID,
-                token: try library.invitationToken(zone: zone), title: "Holidays")
+                token: try library.currentInvitation(zone: zone).token, title: "Holidays")
         }
 
         private func listen() throws {

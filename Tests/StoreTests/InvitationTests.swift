@@ -7,9 +7,9 @@ import Testing
     @Test func aTokenIsStableUntilRevokedAndKeptOnlyAsAHash() throws {
         let pair = try SharedPair()
         let library = pair.owner.library
-        let token = try library.invitationToken(zone: pair.zone)
+        let token = try library.currentInvitation(zone: pair.zone).token
         #expect(token.count == 32)
-        #expect(try library.invitationToken(zone: pair.zone) == token)
+        #expect(try library.currentInvitation(zone: pair.zone).token == token)
         #expect(try pair.owner.priv.isValidInvitation(zone: pair.zone, token: token))
         let stored = try pair.owner.priv.read { db in
             try db.query("SELECT token_hash FROM invitations") { $0.string(0) }
@@ -30,9 +30,26 @@ import Testing
         #expect(again.token == first.token)
     }
 
+    /// A revocation before any URL was made still rules out the first generation's URL, in
+    /// one transaction, and only the owner may revoke.
+    @Test func revokingBeforeAnyURLWasMadeRulesOutTheFirstURL() throws {
+        let pair = try SharedPair()
+        let library = pair.owner.library
+        let first = LibraryStore.token(zone: pair.zone, generation: 1, secret: library.inviteSecret)
+        let fresh = try library.revokeInvitations(zone: pair.zone)
+        #expect(fresh != first)
+        let current = try library.currentInvitation(zone: pair.zone)
+        #expect(current.token == fresh && !current.made)
+        #expect(try pair.owner.priv.isValidInvitation(zone: pair.zone, token: fresh))
+        #expect(try !pair.owner.priv.isValidInvitation(zone: pair.zone, token: first))
+        #expect(throws: StoreError.self) { try pair.participant.library.revokeInvitations(zone: pair.zone) }
+    }
+
     @Test func onlyTheOwnerHasAURL() throws {
         let pair = try SharedPair()
-        #expect(throws: StoreError.self) { try pair.participant.library.invitationToken(zone: pair.zone) }
+        #expect(throws: StoreError.self) {
+            try pair.participant.library.currentInvitation(zone: pair.zone).token
+        }
     }
 
     @Test func admissionFollowsTheSharesRules() throws {

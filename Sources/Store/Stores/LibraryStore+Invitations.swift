@@ -8,11 +8,6 @@ import Support
 /// show the URL again without the database ever holding it. Revoking bumps the generation:
 /// every URL handed out before stops working.
 extension LibraryStore {
-    /// The current token of a share this store owns, creating generation 1 if needed.
-    public func invitationToken(zone: String, secret: [UInt8]) throws -> String {
-        try currentInvitation(zone: zone, secret: secret).token
-    }
-
     /// The current token of a share this store owns, and whether this call made it
     /// (generation 1): the share's membership log is then to learn it. A token made already,
     /// the common case of every `share show` and `share list`, costs one read transaction;
@@ -36,16 +31,19 @@ extension LibraryStore {
         }
     }
 
-    /// Revokes every URL of the share handed out so far; returns the new token.
+    /// Revokes every URL of the share handed out so far; returns the new token. A share whose
+    /// URL was never made gets generation 2 all the same: generation 1's URL may not be
+    /// handed out after a revocation.
     public func revokeInvitations(zone: String, secret: [UInt8]) throws -> String {
-        _ = try invitationToken(zone: zone, secret: secret)
-        return try writeLocal { db in
+        try writeLocal { db in
+            try requireOwnedShare(zone, db)
             let generation = (try generation(zone, db) ?? 1) + 1
             let token = Self.token(zone: zone, generation: generation, secret: secret)
             try db.run(
-                "UPDATE invitations SET generation = ?, token_hash = ? WHERE zone = ?", generation,
-                Self.hash(token),
-                zone)
+                """
+                INSERT INTO invitations (zone, generation, token_hash) VALUES (?, ?, ?)
+                ON CONFLICT (zone) DO UPDATE SET generation = excluded.generation, token_hash = excluded.token_hash
+                """, zone, generation, Self.hash(token))
             return token
         }
     }

@@ -28,7 +28,7 @@ import Testing
         let zone = try owner.priv.createShare(photo: photo, title: "Holidays", publicPermission: .readOnly)
         let url = ShareURL(
             host: owner.address.host, port: owner.address.port, zone: zone, owner: owner.peer,
-            token: try owner.library.invitationToken(zone: zone))
+            token: try owner.library.currentInvitation(zone: zone).token)
         let engine = participant.engine
         let joined = try await IOThread.run { try engine.accept(url) }
         #expect(joined == ShareJoiner.Joined(zone: zone, title: "Holidays", permission: .readOnly))

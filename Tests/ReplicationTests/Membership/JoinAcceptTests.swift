@@ -42,7 +42,7 @@ import Testing
             try owner.library.privateStore.setParticipant(
                 zone: zone, peer: inviting, permission: .readWrite, status: .pending)
         }
-        let token = try owner.library.invitationToken(zone: zone)
+        let token = try owner.library.currentInvitation(zone: zone).token
         _ = MembershipIssuer(library: owner.library, identity: owner.identity).reconcile { _, error in
             Issue.record("reconcile failed: \(error)")
         }

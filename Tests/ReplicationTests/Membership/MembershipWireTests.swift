@@ -83,7 +83,8 @@ import Testing
 
         // A URL, a permission and a revoked URL: one operation each, in the log's terms.
         let secret = [UInt8](repeating: 7, count: 32)
-        let token = try pair.owner.library.privateStore.invitationToken(zone: pair.zone, secret: secret)
+        let token = try pair.owner.library.privateStore.currentInvitation(zone: pair.zone, secret: secret)
+            .token
         let hash = SHA256Hasher.digest(Array(token.utf8))
         #expect(pair.issue().map(\.action) == [.addToken(hash: hash, permission: .none)])
         try pair.owner.library.privateStore.setParticipant(
