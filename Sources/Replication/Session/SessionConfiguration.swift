@@ -24,9 +24,9 @@ public struct SessionConfiguration: Sendable {
     /// is applied (a joiner takes a zone in sets of 2,000 changes). Each commit writes every
     /// index page it touched into the log, and a zone's random IDs touch most of them, so
     /// fewer commits write far less: a 100,000-photo join between daemons took 7.3–7.6 s
-    /// with 64,000 against 8.3–9.5 s with 16,000 (issue 17, three interleaved pairs, the
+    /// with 64,000 against 8.3–9.5 s with 16,000 (issue 17, three interleaved rounds, the
     /// same peak memory: the window bounds what waits). The price: the store's lock is held
-    /// for one such transaction: up to 0.76 s in the in-process join of `peershare-bench
+    /// for one such transaction, 0.65–0.76 s in the in-process join of `peershare-bench
     /// --only=delta` (its "longest transaction").
     public static let maximumChangesPerApply = 64_000
     /// Encoded change sets sent but not yet answered, in bytes (one set always goes, even

@@ -240,7 +240,8 @@ private struct PageBuilder {
 
     mutating func batch(_ rows: ArraySlice<StampRow>) throws -> [ObjectChange] {
         var byObject: [ObjectKey: [(code: UInt8, stamp: Stamp)]] = [:]
-        // The rows read for objects first met in this batch, which give their values too.
+        // The rows read for objects first met in this batch, which give their values too
+        // (an object met in an earlier batch of the page is read again).
         var read: [ObjectKey: [SQLValue]] = [:]
         for row in rows {
             var fields = byObject[row.key] ?? []
@@ -262,13 +263,11 @@ private struct PageBuilder {
             where newest.last?.code != field.code {
                 newest.append(field)
             }
-            let object =
-                if let row = read[key] {
-                    try store.currentFields(key, newest, row, db)
-                } else {
-                    try store.currentFields(key, newest, db)
-                }
-            if let object { objects.append(object) }
+            if let row = try read[key] ?? LibraryStore.currentRow(key, db),
+                let object = try store.currentFields(key, newest, row, db)
+            {
+                objects.append(object)
+            }
         }
         return objects
     }
