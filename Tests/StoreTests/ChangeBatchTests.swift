@@ -97,6 +97,48 @@ import Testing
         #expect(try store.photos(zone: f.zone).isEmpty)
     }
 
+    /// A receiver applies the sets waiting for it in one transaction (up to
+    /// `SessionConfiguration.maximumChangesPerApply` field changes): the zone and each set's
+    /// answer are what applying them one by one gives.
+    @Test func setsAppliedTogetherGiveWhatTheyGiveOneByOne() throws {
+        let f = try Fixture()
+        let sets = try f.owner.priv.changes(zone: f.zone, since: VectorClock(), batchSize: 3)
+        #expect(sets.count > 3)
+        let reports = try f.participant.shared.apply(sets, from: f.owner.peer).map { try $0.get() }
+        #expect(reports.count == sets.count)
+        #expect(reports.allSatisfy { $0.refused.isEmpty })
+        #expect(
+            try f.participant.shared.canonicalDump(zone: f.zone) == f.owner.priv.canonicalDump(zone: f.zone))
+        #expect(try f.participant.shared.clock(of: f.zone) == f.owner.priv.clock(of: f.zone))
+        // Each set answers as if alone: applying them all again changes nothing.
+        let again = f.participant.shared.apply(sets, from: f.owner.peer)
+        #expect(try again.map { try $0.get().refused.count } == Array(repeating: 0, count: sets.count))
+        #expect(
+            try f.participant.shared.canonicalDump(zone: f.zone) == f.owner.priv.canonicalDump(zone: f.zone))
+    }
+
+    /// One set of a group that cannot be applied (its predecessor is missing) does not take
+    /// the others down with it: the group is applied set by set, the sets before the gap
+    /// are kept, and the ones after it are answered as not ready.
+    @Test func aGroupWithAGapKeepsTheSetsBeforeItAndAnswersTheRestNotReady() throws {
+        let f = try Fixture()
+        let sets = try f.owner.priv.changes(zone: f.zone, since: VectorClock(), batchSize: 3)
+        #expect(sets.count > 3)
+        let group = [sets[0], sets[2], sets[3]]
+        let results = f.participant.shared.apply(group, from: f.owner.peer)
+        #expect(results.count == 3)
+        #expect(try results[0].get().refused.isEmpty)
+        for result in results.dropFirst() {
+            #expect(throws: SyncError.self) { try result.get() }
+        }
+        #expect(try f.participant.shared.clock(of: f.zone) == sets[0].until)
+        // The rest, sent again in order from the receiver's clock, completes the zone.
+        let rest = try f.owner.priv.changes(zone: f.zone, since: try f.participant.shared.clock(of: f.zone))
+        for result in f.participant.shared.apply(rest, from: f.owner.peer) { _ = try result.get() }
+        #expect(
+            try f.participant.shared.canonicalDump(zone: f.zone) == f.owner.priv.canonicalDump(zone: f.zone))
+    }
+
     @Test func changesOfAnUnknownZoneAreRefused() throws {
         let f = try Fixture()
         #expect(throws: StoreError.unknownZone("nope")) {
