@@ -121,10 +121,7 @@ extension LibraryStore {
         let tagName = try db.first("SELECT name FROM tags WHERE id = ?", id) { $0.optionalString(0) } ?? nil
         try Self.forgetStamps(entity, id, db)
         try db.run(EntitySQL.delete(entity), id)
-        let complete =
-            current.map(\.field).allSatisfy { $0 == Entity.deletedField }
-            ? !current.isEmpty : entity.requiredFields & ~FieldMask.of(current.map(\.field)) == 0
-        if complete {
+        if !current.isEmpty, isComplete(ObjectChange(entity: entity, id: id, fields: current)) {
             try tx.write(
                 entity, id, zone: zone, current.map { ($0.field, $0.value, $0.stamp) },
                 existing: .some(tombstone))
