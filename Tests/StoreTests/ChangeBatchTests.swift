@@ -139,6 +139,107 @@ import Testing
             try f.participant.shared.canonicalDump(zone: f.zone) == f.owner.priv.canonicalDump(zone: f.zone))
     }
 
+    /// A second receiver of the fixture's zone, to apply the same sets one by one; with
+    /// `received`, it and the participant first get the whole zone as it is now.
+    static func twin(of f: Fixture, received: Bool = false) throws -> TestLibrary {
+        let twin = try TestLibrary()
+        try twin.shared.prepareParticipantZone(f.zone, owner: f.owner.peer)
+        guard received else { return twin }
+        for set in try f.owner.priv.changes(zone: f.zone, since: VectorClock(), batchSize: 3) {
+            for receiver in [f.participant, twin] { _ = try receiver.shared.apply(set, from: f.owner.peer) }
+        }
+        return twin
+    }
+
+    /// Applies `sets` as one group at the participant and one by one at `twin`, and expects
+    /// the same answers, and the owner's zone at the participant. Returns the answers.
+    @discardableResult
+    static func expectGroupAnswersAsAlone(_ sets: [ChangeSet], _ f: Fixture, twin: TestLibrary) throws
+        -> [ApplyReport]
+    {
+        let reports = try f.participant.shared.apply(sets, from: f.owner.peer).map { try $0.get() }
+        let alone = try sets.map { try twin.shared.apply($0, from: f.owner.peer) }
+        #expect(reports == alone)
+        #expect(
+            try f.participant.shared.canonicalDump(zone: f.zone) == f.owner.priv.canonicalDump(zone: f.zone))
+        #expect(try f.participant.shared.clock(of: f.zone) == f.owner.priv.clock(of: f.zone))
+        return reports
+    }
+
+    /// The IDs of the participant's photos in `zone`, in the order their rows were inserted.
+    static func photosByInsertion(_ library: TestLibrary, zone: String) throws -> [String] {
+        try library.shared.read { db in
+            var ids: [String] = []
+            try db.forEach("SELECT id FROM photos WHERE zone = ? ORDER BY rowid", zone) {
+                ids.append($0.string(0))
+            }
+            return ids
+        }
+    }
+
+    /// A group's new rows are held back and inserted in ID order when it ends; a later set
+    /// of the same group that changes an object an earlier one brought has its row inserted
+    /// first and merges with it, and every set answers what it answers alone.
+    @Test func aGroupsNewRowsGoInInIDOrderAndItsLaterSetsFindThem() throws {
+        let f = try Fixture()
+        let twin = try Self.twin(of: f, received: true)
+        let start = try f.owner.priv.clock(of: f.zone)
+        var added: [String] = []
+        for i in 6..<12 {
+            let photo = try f.owner.addPhoto("p\(i).jpg", bytes: [UInt8(i)], tags: ["t\(i)", "common"])
+            try f.owner.priv.addToShare(photo: photo, zone: f.zone)
+            _ = try f.owner.priv.rate(photo: photo, value: i % 5 + 1)
+            added.append(photo)
+        }
+        let more = try f.owner.priv.changes(zone: f.zone, since: start, batchSize: 3)
+        let clock = try f.owner.priv.clock(of: f.zone)
+        try f.owner.priv.renamePhoto(added[2], to: "renamed.jpg")
+        let later = try f.owner.priv.changes(zone: f.zone, since: clock)
+        #expect(later.flatMap(\.objects).contains { $0.id == added[2] })
+        let sets = more + later
+        #expect(sets.count > 3)
+        let reports = try Self.expectGroupAnswersAsAlone(sets, f, twin: twin)
+        #expect(reports.allSatisfy { $0.refused.isEmpty }, "\(reports.flatMap(\.refused))")
+        // The renamed photo went in when the rename was merged, the others when the group ended.
+        let inserted = try Self.photosByInsertion(f.participant, zone: f.zone).filter(added.contains)
+        #expect(inserted == [added[2]] + added.filter { $0 != added[2] }.sorted(), "\(added)")
+    }
+
+    /// A membership change in a group makes the receiver look up again what it knew to be
+    /// in the zone: a rating after it still finds the photo an earlier set of the group brought.
+    @Test func aRatingAfterAMembershipChangeInTheGroupFindsItsPhoto() throws {
+        let f = try Fixture()
+        let twin = try Self.twin(of: f, received: true)
+        let start = try f.owner.priv.clock(of: f.zone)
+        let photo = try f.owner.addPhoto("late.jpg", bytes: [42], tags: [])
+        try f.owner.priv.addToShare(photo: photo, zone: f.zone)
+        try f.owner.priv.setParticipant(
+            zone: f.zone, peer: f.participant.peer, permission: .readOnly, status: .accepted)
+        _ = try f.owner.priv.rate(photo: photo, value: 4)
+        let sets = try f.owner.priv.changes(zone: f.zone, since: start, batchSize: 1)
+        #expect(sets.count >= 3)
+        let reports = try Self.expectGroupAnswersAsAlone(sets, f, twin: twin)
+        #expect(reports.allSatisfy { $0.refused.isEmpty }, "\(reports.flatMap(\.refused))")
+    }
+
+    /// A row taken to be new (its stamps past the clock) that the store holds already undoes
+    /// the group, and its sets are applied one by one: each answers what it answers alone.
+    @Test func aRowTakenToBeNewThatExistsUndoesTheGroupAndItsSetsApplyAlone() throws {
+        let f = try Fixture()
+        let sets = try f.owner.priv.changes(zone: f.zone, since: VectorClock(), batchSize: 3)
+        #expect(sets.count > 3)
+        // Both receivers hold the first set's objects without their clock covering them.
+        let unclaimed = ChangeSet(
+            zone: f.zone, since: VectorClock(), until: VectorClock(), objects: sets[0].objects)
+        let twin = try Self.twin(of: f)
+        for receiver in [f.participant, twin] {
+            _ = try receiver.shared.apply(unclaimed, from: f.owner.peer)
+            #expect(try receiver.shared.clock(of: f.zone) == VectorClock())
+        }
+        let reports = try Self.expectGroupAnswersAsAlone(sets, f, twin: twin)
+        #expect(reports[0].applied == 0 && reports[0].stale > 0, "\(reports[0])")
+    }
+
     @Test func changesOfAnUnknownZoneAreRefused() throws {
         let f = try Fixture()
         #expect(throws: StoreError.unknownZone("nope")) {

@@ -13,7 +13,7 @@ extension LibraryStore {
         -> ApplyReport
     {
         var report = try write(author: .sync(sender), stamp: Self.applyStamp(localPeer)) { tx in
-            try apply(set, from: sender, signed: signed, in: tx, known: ZoneObjects())
+            try apply(set, from: sender, signed: signed, in: tx, known: ZoneObjects(), holdNewRows: false)
         }
         try settle(&report, of: set)
         return report
@@ -21,9 +21,11 @@ extension LibraryStore {
 
     /// Applies consecutive sets of one sender in one transaction: a receiver taking a zone
     /// gets it in sets of a few thousand changes, and committing each on its own rewrote the
-    /// same index pages into the log once per set. The result of each set is what applying it
-    /// alone would give. When any of them cannot be applied (an error, or a set whose earlier
-    /// changes are missing), nothing of the group is kept and each set is applied on its own.
+    /// same index pages into the log once per set. The group's new rows are inserted together
+    /// in key order when it ends (`NewRow.held`). The result of each set is what applying it
+    /// alone would give. When any of them cannot be applied (an error, a set whose earlier
+    /// changes are missing, or a row taken to be new that existed), nothing of the group is
+    /// kept and each set is applied on its own.
     /// `signed[i]`, when given, is the signed set `sets[i]` is the body of (as for one set).
     public func apply(_ sets: [ChangeSet], signed: [SignedSetRow?]? = nil, from sender: PeerID)
         -> [Result<ApplyReport, any Error>]
@@ -40,7 +42,7 @@ extension LibraryStore {
                 // tags that came in an earlier set.
                 let known = ZoneObjects()
                 return try zip(sets, signed).map {
-                    try apply($0, from: sender, signed: $1, in: tx, known: known)
+                    try apply($0, from: sender, signed: $1, in: tx, known: known, holdNewRows: true)
                 }
             }
         }
@@ -85,9 +87,12 @@ extension LibraryStore {
         }
     }
 
-    /// Applies one set inside `tx`.
+    /// Applies one set inside `tx`. With `holdNewRows`, an object whose stamps are all past the
+    /// zone's clock is taken to be new and its row held back (`NewRow.held`): the caller
+    /// applies the set again on its own should one exist after all.
     private func apply(
-        _ set: ChangeSet, from sender: PeerID, signed: SignedSetRow?, in tx: Transaction, known: ZoneObjects
+        _ set: ChangeSet, from sender: PeerID, signed: SignedSetRow?, in tx: Transaction, known: ZoneObjects,
+        holdNewRows: Bool
     ) throws -> ApplyReport {
         var report = ApplyReport()
         let changesBefore = tx.changeCount
@@ -106,11 +111,16 @@ extension LibraryStore {
             let object = set.objects[index]
             do {
                 let own = deliverable(object, context)
+                let new: NewRow =
+                    holdNewRows && own.fields.allSatisfy({ $0.stamp.hlc > current[$0.stamp.peer] })
+                    ? .held : .now
                 let winners: [(UInt8, SQLValue, Stamp)]
-                if let inserted = try insertIfNew(own, context, tx) {
+                if let inserted = try insertIfNew(own, context, tx, new) {
                     winners = inserted
                 } else {
-                    let (merged, stale, existing, prior) = try merge(own, context, db)
+                    // The merge reads the object's row: if it is held, it goes in first.
+                    try tx.insertHeld(ObjectKey(entity: object.entity, id: object.id))
+                    let (merged, stale, existing, prior) = try merge(own, context, tx)
                     report.stale += stale
                     if object.entity == .photo, existing != nil,
                         let hash = try releasedData(object.id, by: merged, db)
@@ -126,6 +136,8 @@ extension LibraryStore {
                 if !winners.isEmpty { context.noteInZone(object.entity, object.id) }
                 if object.entity == .share || object.entity == .participant {
                     context.permissions = [:]
+                    // What is forgotten is looked up again, held rows included.
+                    try tx.insertHeldRows()
                     known.forget()
                 }
                 if !winners.isEmpty && (object.entity == .tag || object.entity == .link) {
@@ -223,9 +235,12 @@ extension LibraryStore {
     /// found nothing was a tenth of an apply. Returns the fields written, or nil, having
     /// written nothing, when it lacks a field a new object has, a stamp is past the limit, a
     /// check refuses, or the row exists: `merge` then decides, as for any object, so what is
-    /// refused and why stays its own.
-    private func insertIfNew(_ object: ObjectChange, _ context: ApplyContext, _ tx: Transaction) throws
-        -> [(UInt8, SQLValue, Stamp)]?
+    /// refused and why stays its own. The row is inserted as `new` says (a held row found to
+    /// exist undoes the whole transaction instead).
+    private func insertIfNew(
+        _ object: ObjectChange, _ context: ApplyContext, _ tx: Transaction, _ new: NewRow
+    )
+        throws -> [(UInt8, SQLValue, Stamp)]?
     {
         // An update of a few fields is not new: it goes to `merge` before any check here.
         guard !object.fields.isEmpty, isComplete(object),
@@ -243,7 +258,7 @@ extension LibraryStore {
             return nil
         }
         let fields = object.fields.map { ($0.field, $0.value, $0.stamp) }
-        guard try tx.write(object.entity, object.id, zone: context.zone, fields, onlyIfAbsent: true) else {
+        guard try tx.write(object.entity, object.id, zone: context.zone, fields, new: new) else {
             return nil
         }
         // What `checkStamp` and `merge` note of each stamp taken.
@@ -267,8 +282,9 @@ extension LibraryStore {
     /// Decides which fields of `object` win against what the store holds; throws a
     /// `ChangeRefusal` when the object must be refused as a whole.
     private func merge(
-        _ object: ObjectChange, _ context: ApplyContext, _ db: Database
+        _ object: ObjectChange, _ context: ApplyContext, _ tx: Transaction
     ) throws -> ([(UInt8, SQLValue, Stamp)], Int, Int64?, (zone: String, stamps: StampGroups)?) {
+        let db = tx.db
         let entity = object.entity
         guard !object.fields.isEmpty else { return ([], 0, nil, nil) }
         try checkAuthors(object, context, db)
@@ -291,6 +307,7 @@ extension LibraryStore {
             }
             try Self.forgetStamps(entity, object.id, db)
             try db.run(EntitySQL.delete(entity), object.id)
+            try tx.insertHeldRows()
             context.known.forget()
             row = nil
             held = StampGroups()

@@ -18,6 +18,11 @@ final class Transaction {
     private var changes: [HistoryChange] = []
     private var localZones: Set<String> = []
     private var touchedTagNames: [String: Set<String>] = [:]
+    /// New rows written with `.held`, not yet in their tables (`insertHeldRows`); nil where
+    /// one went in early (`insertHeld`).
+    private var held: [HeldRow?] = []
+    /// Where each row still held is in `held`.
+    private var heldAt: [ObjectKey: Int] = [:]
 
     init(store: LibraryStore, db: Database, author: HistoryAuthor, stamp: Stamp) {
         self.store = store
@@ -55,17 +60,17 @@ final class Transaction {
     /// Writes fields with the stamps they carry: local ones or ones that won a merge.
     /// `existing` is the row's tombstone value when the caller already read it (`.some(nil)`
     /// for a row known not to exist), saving a lookup; `prior`, the row's zone and stamps
-    /// when the caller read those too. With `onlyIfAbsent`, the row is taken not to exist,
-    /// unread: if it does after all, it is left as it is and false returned.
+    /// when the caller read those too. With `new`, the row is taken not to exist, unread
+    /// (`NewRow` says what happens if it does after all).
     @discardableResult
     func write(
         _ entity: Entity, _ id: String, zone: String, _ values: [(UInt8, SQLValue, Stamp)],
         existing: Int64?? = .none, prior: (zone: String, stamps: StampGroups)? = nil,
-        onlyIfAbsent: Bool = false
+        new: NewRow? = nil
     ) throws -> Bool {
         guard !values.isEmpty else { return true }
         let existed: Int64?
-        if onlyIfAbsent {
+        if new != nil {
             existed = nil
         } else if let known = existing {
             existed = known
@@ -104,8 +109,17 @@ final class Transaction {
                 deletes = true
             }
         }
-        try db.run(Self.upsertSQL(entity, mask, onlyIfAbsent: onlyIfAbsent), sqlValues: bindings)
-        if onlyIfAbsent && db.changes == 0 { return false }
+        let key = ObjectKey(entity: entity, id: id)
+        // A second write of a held row finds it in its table, as any write would.
+        let wasHeld = try insertHeld(key)
+        let sql = Self.upsertSQL(entity, mask, onlyIfAbsent: new != nil)
+        if new == .held, !wasHeld, unknown.isEmpty, !deletes, NewRow.holdable.contains(entity) {
+            heldAt[key] = held.count
+            held.append(HeldRow(key: key, sql: sql, bindings: bindings))
+        } else {
+            try db.run(sql, sqlValues: bindings)
+            if new != nil && db.changes == 0 { return false }
+        }
         if !unknown.isEmpty { try LibraryStore.writeUnknownFields(entity, id, zone: zone, unknown, db) }
         try writeOrder(entity, id, zone: zone, before: before, after: after)
         if deletes && entity == .photo {
@@ -176,6 +190,33 @@ final class Transaction {
         }
     }
 
+    /// Inserts the rows held back so far, sorted by entity and ID: each of their B-trees keyed
+    /// by a random ID then takes them in one pass over its pages, where inserting them as they
+    /// came loaded and dirtied a page of each B-tree per row. Called before anything reads
+    /// those tables in this transaction, and when it finishes. Throws `HeldRowExisted` when a
+    /// row taken to be new exists after all; the transaction must then be rolled back.
+    func insertHeldRows() throws {
+        guard !heldAt.isEmpty else { return }
+        for row in held.compactMap({ $0 }).sorted(by: { $0.key < $1.key }) { try insert(row) }
+        held = []
+        heldAt = [:]
+    }
+
+    /// Inserts the row of `key` now if it is held back, before anything reads or writes it;
+    /// returns whether it was.
+    @discardableResult
+    func insertHeld(_ key: ObjectKey) throws -> Bool {
+        guard let index = heldAt.removeValue(forKey: key), let row = held[index] else { return false }
+        held[index] = nil
+        try insert(row)
+        return true
+    }
+
+    private func insert(_ row: HeldRow) throws {
+        try db.run(row.sql, sqlValues: row.bindings)
+        guard db.changes > 0 else { throw HeldRowExisted(entity: row.key.entity, id: row.key.id) }
+    }
+
     /// Records a change for history (writes do it themselves; purges call it directly).
     func record(_ entity: Entity, _ id: String, zone: String, _ type: ChangeType) {
         changes.append(HistoryChange(entity: entity.name, id: id, zone: zone, type: type))
@@ -244,6 +285,7 @@ final class Transaction {
 
     /// Settles derived state and history; returns the history entry if anything changed.
     func finish() throws -> HistoryEntry? {
+        try insertHeldRows()
         for (zone, names) in touchedTagNames {
             for name in names { try LibraryStore.recomputeWinners(zone: zone, name: name, db) }
         }
@@ -300,4 +342,38 @@ final class Transaction {
             return sql
         }
     }
+}
+
+/// How `Transaction.write` treats a row its caller takes to be new without reading it: an
+/// apply's new objects, nearly all of a zone being received.
+enum NewRow {
+    /// Inserted at once; if the row exists after all, it is left as it is and `write`
+    /// returns false, so that the caller merges instead.
+    case now
+    /// For a row of `holdable`: held back and inserted with the transaction's other held rows,
+    /// in key order (`Transaction.insertHeldRows`); other rows are inserted at once. For a
+    /// caller that can tell a row is new without a lookup (its stamps are past the clock) and
+    /// can undo the whole transaction if one is not (`HeldRowExisted`).
+    case held
+
+    /// The entities a zone holds by the hundred thousand. An apply reads their rows only in
+    /// `merge`, which has the merged object's row inserted first, and all of them before
+    /// anything is forgotten of what is known to be in the zone (`ZoneObjects.forget`).
+    static let holdable: Set<Entity> = [.photo, .rating, .link]
+}
+
+/// A row held back as new existed: the transaction that held it must be rolled back, and its
+/// changes applied without holding rows back.
+struct HeldRowExisted: Error, CustomStringConvertible {
+    let entity: Entity
+    let id: String
+
+    var description: String { "\(entity.name) \(id), held back as new, exists already" }
+}
+
+/// A row `Transaction.write` holds back, with the statement that inserts it.
+private struct HeldRow {
+    let key: ObjectKey
+    let sql: String
+    let bindings: [SQLValue]
 }
