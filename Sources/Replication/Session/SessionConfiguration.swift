@@ -26,8 +26,9 @@ public struct SessionConfiguration: Sendable {
     /// fewer commits write far less: a 100,000-photo join between daemons took 7.3–7.6 s
     /// with 64,000 against 8.3–9.5 s with 16,000 (issue 17, three interleaved rounds, the
     /// same peak memory: the window bounds what waits). The price: the store's lock is held
-    /// for one such transaction, 0.65–0.76 s in the in-process join of `peershare-bench
-    /// --only=delta` (its "longest transaction").
+    /// for one such transaction, 0.46–0.58 s in the in-process join of `peershare-bench
+    /// --only=delta` (its "longest transaction"; 0.67–0.86 s before a group's new rows were
+    /// held back and inserted in ID order, `NewRow.held`).
     public static let maximumChangesPerApply = 64_000
     /// Encoded change sets sent but not yet answered, in bytes (one set always goes, even
     /// when larger). Bounds what the receiver must buffer.
