@@ -223,8 +223,9 @@ import Testing
     }
 
     /// A row taken to be new (its stamps past the clock) that the store holds already undoes
-    /// the group, and its sets are applied one by one: each answers what it answers alone.
-    @Test func aRowTakenToBeNewThatExistsUndoesTheGroupAndItsSetsApplyAlone() throws {
+    /// the group, which is applied again, in one transaction, without holding rows back: each
+    /// set answers what it answers alone.
+    @Test func aRowTakenToBeNewThatExistsHasTheGroupAppliedAgainWithoutHolding() throws {
         let f = try Fixture()
         let sets = try f.owner.priv.changes(zone: f.zone, since: VectorClock(), batchSize: 3)
         #expect(sets.count > 3)
@@ -236,8 +237,10 @@ import Testing
             _ = try receiver.shared.apply(unclaimed, from: f.owner.peer)
             #expect(try receiver.shared.clock(of: f.zone) == VectorClock())
         }
+        let token = try f.participant.shared.lastHistoryToken()
         let reports = try Self.expectGroupAnswersAsAlone(sets, f, twin: twin)
         #expect(reports[0].applied == 0 && reports[0].stale > 0, "\(reports[0])")
+        #expect(try f.participant.shared.lastHistoryToken() == token + 1, "one transaction, not one per set")
     }
 
     @Test func changesOfAnUnknownZoneAreRefused() throws {

@@ -22,10 +22,11 @@ extension LibraryStore {
     /// Applies consecutive sets of one sender in one transaction: a receiver taking a zone
     /// gets it in sets of a few thousand changes, and committing each on its own rewrote the
     /// same index pages into the log once per set. The group's new rows are inserted together
-    /// in key order when it ends (`NewRow.held`). The result of each set is what applying it
-    /// alone would give. When any of them cannot be applied (an error, a set whose earlier
-    /// changes are missing, or a row taken to be new that existed), nothing of the group is
-    /// kept and each set is applied on its own.
+    /// in key order when it ends (`NewRow.held`); should one of them exist after all (an
+    /// object moved in from another zone, or sent again with newer stamps), the group is
+    /// applied again without holding rows back. The result of each set is what applying it
+    /// alone would give. When any of them cannot be applied (an error, or a set whose earlier
+    /// changes are missing), nothing of the group is kept and each set is applied on its own.
     /// `signed[i]`, when given, is the signed set `sets[i]` is the body of (as for one set).
     public func apply(_ sets: [ChangeSet], signed: [SignedSetRow?]? = nil, from sender: PeerID)
         -> [Result<ApplyReport, any Error>]
@@ -36,17 +37,22 @@ extension LibraryStore {
             zip(sets, signed).map { set, row in Result { try apply(set, from: sender, signed: row) } }
         }
         guard sets.count > 1 else { return alone() }
-        let together = Result {
-            try write(author: .sync(sender), stamp: Self.applyStamp(localPeer)) { tx in
-                // What one set found in its zone holds for the next: a joiner's links name
-                // tags that came in an earlier set.
-                let known = ZoneObjects()
-                return try zip(sets, signed).map {
-                    try apply($0, from: sender, signed: $1, in: tx, known: known, holdNewRows: true)
+        func together(holdNewRows: Bool) -> Result<[ApplyReport], any Error> {
+            Result {
+                try write(author: .sync(sender), stamp: Self.applyStamp(localPeer)) { tx in
+                    // What one set found in its zone holds for the next: a joiner's links name
+                    // tags that came in an earlier set.
+                    let known = ZoneObjects()
+                    return try zip(sets, signed).map {
+                        try apply(
+                            $0, from: sender, signed: $1, in: tx, known: known, holdNewRows: holdNewRows)
+                    }
                 }
             }
         }
-        guard case .success(var reports) = together else { return alone() }
+        var result = together(holdNewRows: true)
+        if case .failure(is HeldRowExisted) = result { result = together(holdNewRows: false) }
+        guard case .success(var reports) = result else { return alone() }
         do {
             try settle(&reports, of: sets)
         } catch {
@@ -89,7 +95,7 @@ extension LibraryStore {
 
     /// Applies one set inside `tx`. With `holdNewRows`, an object whose stamps are all past the
     /// zone's clock is taken to be new and its row held back (`NewRow.held`): the caller
-    /// applies the set again on its own should one exist after all.
+    /// applies the set again without holding should one exist after all.
     private func apply(
         _ set: ChangeSet, from sender: PeerID, signed: SignedSetRow?, in tx: Transaction, known: ZoneObjects,
         holdNewRows: Bool

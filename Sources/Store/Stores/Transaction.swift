@@ -363,7 +363,7 @@ enum NewRow {
 }
 
 /// A row held back as new existed: the transaction that held it must be rolled back, and its
-/// changes applied without holding rows back.
+/// changes applied again without holding rows back.
 struct HeldRowExisted: Error, CustomStringConvertible {
     let entity: Entity
     let id: String
