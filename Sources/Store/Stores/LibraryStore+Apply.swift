@@ -142,9 +142,7 @@ extension LibraryStore {
                 if !winners.isEmpty { context.noteInZone(object.entity, object.id) }
                 if object.entity == .share || object.entity == .participant {
                     context.permissions = [:]
-                    // What is forgotten is looked up again, held rows included.
-                    try tx.insertHeldRows()
-                    known.forget()
+                    try known.forget(after: tx)
                 }
                 if !winners.isEmpty && (object.entity == .tag || object.entity == .link) {
                     report.touchedTags = true
@@ -313,8 +311,7 @@ extension LibraryStore {
             }
             try Self.forgetStamps(entity, object.id, db)
             try db.run(EntitySQL.delete(entity), object.id)
-            try tx.insertHeldRows()
-            context.known.forget()
+            try context.known.forget(after: tx)
             row = nil
             held = StampGroups()
         }
@@ -530,7 +527,10 @@ final class ZoneObjects {
         byZone[zone, default: []].insert(ObjectKey(entity: entity, id: id))
     }
 
-    func forget() {
+    /// Forgets every object noted, which is then looked up in its table again: the rows `tx`
+    /// holds back go in first (`Transaction.insertHeldRows`), or they would not be found.
+    func forget(after tx: Transaction) throws {
+        try tx.insertHeldRows()
         byZone = [:]
     }
 }

@@ -18,11 +18,8 @@ final class Transaction {
     private var changes: [HistoryChange] = []
     private var localZones: Set<String> = []
     private var touchedTagNames: [String: Set<String>] = [:]
-    /// New rows written with `.held`, not yet in their tables (`insertHeldRows`); nil where
-    /// one went in early (`insertHeld`).
-    private var held: [HeldRow?] = []
-    /// Where each row still held is in `held`.
-    private var heldAt: [ObjectKey: Int] = [:]
+    /// New rows written with `.held`, not yet in their tables (`insertHeldRows`).
+    private var held: [ObjectKey: HeldRow] = [:]
 
     init(store: LibraryStore, db: Database, author: HistoryAuthor, stamp: Stamp) {
         self.store = store
@@ -114,8 +111,7 @@ final class Transaction {
         let wasHeld = try insertHeld(key)
         let sql = Self.upsertSQL(entity, mask, onlyIfAbsent: new != nil)
         if new == .held, !wasHeld, unknown.isEmpty, !deletes, NewRow.holdable.contains(entity) {
-            heldAt[key] = held.count
-            held.append(HeldRow(key: key, sql: sql, bindings: bindings))
+            held[key] = HeldRow(sql: sql, bindings: bindings)
         } else {
             try db.run(sql, sqlValues: bindings)
             if new != nil && db.changes == 0 { return false }
@@ -196,25 +192,24 @@ final class Transaction {
     /// those tables in this transaction, and when it finishes. Throws `HeldRowExisted` when a
     /// row taken to be new exists after all; the transaction must then be rolled back.
     func insertHeldRows() throws {
-        guard !heldAt.isEmpty else { return }
-        for row in held.compactMap({ $0 }).sorted(by: { $0.key < $1.key }) { try insert(row) }
-        held = []
-        heldAt = [:]
+        guard !held.isEmpty else { return }
+        for (key, row) in held.sorted(by: { $0.key < $1.key }) { try insert(key, row) }
+        held = [:]
     }
 
     /// Inserts the row of `key` now if it is held back, before anything reads or writes it;
     /// returns whether it was.
     @discardableResult
     func insertHeld(_ key: ObjectKey) throws -> Bool {
-        guard let index = heldAt.removeValue(forKey: key), let row = held[index] else { return false }
-        held[index] = nil
-        try insert(row)
+        // Most writes come when nothing is held: no lookup then.
+        guard !held.isEmpty, let row = held.removeValue(forKey: key) else { return false }
+        try insert(key, row)
         return true
     }
 
-    private func insert(_ row: HeldRow) throws {
+    private func insert(_ key: ObjectKey, _ row: HeldRow) throws {
         try db.run(row.sql, sqlValues: row.bindings)
-        guard db.changes > 0 else { throw HeldRowExisted(entity: row.key.entity, id: row.key.id) }
+        guard db.changes > 0 else { throw HeldRowExisted(entity: key.entity, id: key.id) }
     }
 
     /// Records a change for history (writes do it themselves; purges call it directly).
@@ -373,7 +368,6 @@ struct HeldRowExisted: Error, CustomStringConvertible {
 
 /// A row `Transaction.write` holds back, with the statement that inserts it.
 private struct HeldRow {
-    let key: ObjectKey
     let sql: String
     let bindings: [SQLValue]
 }
