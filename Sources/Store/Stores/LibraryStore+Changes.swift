@@ -293,16 +293,6 @@ struct PendingField: Hashable, Comparable {
     }
 }
 
-/// An object's identity across tables, ordered by entity (dependency order) then ID.
-struct ObjectKey: Hashable, Comparable {
-    let entity: Entity
-    let id: String
-
-    static func < (a: ObjectKey, b: ObjectKey) -> Bool {
-        a.entity != b.entity ? a.entity < b.entity : a.id < b.id
-    }
-}
-
 /// What a `changePage` call asked for: its arguments.
 struct ChangePageRequest: Hashable {
     let zone: String

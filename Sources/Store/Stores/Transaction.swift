@@ -193,7 +193,8 @@ final class Transaction {
     /// row taken to be new exists after all; the transaction must then be rolled back.
     func insertHeldRows() throws {
         guard !held.isEmpty else { return }
-        for (key, row) in held.sorted(by: { $0.key < $1.key }) { try insert(key, row) }
+        let rows = Array(held)
+        for index in ObjectKey.order(of: rows.map(\.key)) { try insert(rows[index].key, rows[index].value) }
         held = [:]
     }
 
