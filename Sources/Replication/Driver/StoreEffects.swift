@@ -234,7 +234,7 @@ final class StoreEffects {
         }
         // The data wanted first: delivered separately, the session would otherwise look idle
         // (in sync) for a moment between the two, with the photos' data still missing.
-        let wanted = missingData(in: set, store: store)
+        let wanted = referencedData(in: set, store: store)
         return (wanted.isEmpty ? [] : [.dataWanted(wanted)]) + [.applied(zone: set.zone, outcome)]
     }
 
@@ -258,8 +258,11 @@ final class StoreEffects {
         ]
     }
 
-    /// Photo data a set brought references to and the store lacks.
-    private static func missingData(in set: ChangeSet, store: LibraryStore) -> [DataItem] {
+    /// Photo data a set brought references to. Whether the store has it already is checked
+    /// when its transfer opens (`openPartial`), on the connection's worker: checked here, on
+    /// the thread that applies, that file lookup per photo was 4.6 % of a joiner's critical
+    /// thread.
+    private static func referencedData(in set: ChangeSet, store: LibraryStore) -> [DataItem] {
         var items: [DataItem] = []
         for object in set.objects where object.entity == .photo {
             var hash: ContentHash?
@@ -273,7 +276,7 @@ final class StoreEffects {
                 default: break
                 }
             }
-            guard let hash, !deleted, !store.blobs.contains(hash.hex) else { continue }
+            guard let hash, !deleted else { continue }
             guard let size = size ?? (try? store.photo(object.id))?.size else { continue }
             items.append(DataItem(hash: hash, size: size, store: store.kind))
         }
