@@ -16,12 +16,15 @@ Writes a second markdown table to OUT and prints it.
   connected    start-up to connected with its peers (participant restarted)
   idle         daemon idle with 100,000 photos: CPU and RSS (and READY=1 with them)
   gallery      web gallery's first screen with 100,000 photos (the same filled daemon)
-  join         a participant joining a zone of 100,000 photos with tags and ratings: time,
+  join         participants joining a zone of 100,000 photos with tags and ratings, one after
+               the other (--join-runs, 3): time (median and range),
                peak RSS of both daemons, CPU (bench_join)
   hostile      1,000 hostile inbound connections held open at the owner: tag latency before,
                during and after, the owner's threads and RSS (bench_hostile)
 --keep: keeps the temp dir (the daemons' logs) and says where.
---perf-join=FILE: `perf record` of both daemons during each timed join, written to FILE.SETPHOTOS.
+--perf-join=FILE: `perf record` of both daemons during each timed join, written to
+FILE.SETPHOTOS.PARTICIPANT.
+--join-runs=N: joins per variant, each by a fresh participant of the same filled owner (default 3).
 --settle=SECONDS: on ext4 without a journal, how long to wait before the file-creating figures
 (default 70; see settle_filesystem).
 Every wait is bounded; daemons and Syncthing instances are killed and temp dirs removed on
@@ -688,26 +691,31 @@ def bench_join():
 
 
 def join_variant(set_photos, how):
-    """A participant joining a zone of --join-photos photos (100,000), each with a rating and
+    """Participants joining a zone of --join-photos photos (100,000), each with a rating and
     one or two of --join-tags tag names (1,000), filled by `peershare-bench --fill-share`
-    into a share the owner daemon created, in signed sets of `set_photos` photos. Timed:
-    from the participant's `accept` until its `sync` with `wait` returns; both daemons' RSS
-    sampled every 20 ms throughout; afterwards (untimed) the participant's photo.list must
-    show every photo with its tags and rating."""
+    into a share the owner daemon created, in signed sets of `set_photos` photos: --join-runs
+    (3) participants, invited before the fill, join one after the other (each stopped before
+    the next starts), so the figure is a median with its range. Timed, each: from the
+    participant's `accept` until its `sync` with `wait` returns; both daemons' RSS sampled
+    every 20 ms throughout; afterwards (untimed) the participant's photo.list must show every
+    photo with its tags and rating."""
     photos = int(ARGS.get("--join-photos", "100000"))
     tags = int(ARGS.get("--join-tags", "1000"))
-    timeout = int(ARGS.get("--join-timeout", "300"))
+    runs = int(ARGS.get("--join-runs", "3"))
     figure = f"joining a zone of {photos:,} photos with tags and ratings (metadata; {how}), after accept"
-    owner, part = Daemon(f"join-owner-{set_photos}"), Daemon(f"join-participant-{set_photos}")
+    owner = Daemon(f"join-owner-{set_photos}")
+    parts = [Daemon(f"join-participant-{set_photos}-{i + 1}") for i in range(runs)]
     try:
         owner.start()
-        part.start()
         seed_file = os.path.join(owner.dir, "seed.jpg")
         with open(seed_file, "wb") as f:
             f.write(b"\xff\xd8\xff\xe0" + os.urandom(1000))
         seed = owner.request("photo.add", {"file": seed_file})["id"]
         zone = owner.request("share.create", {"photo": seed, "title": "join"})["share"]
-        owner.request("share.invite", {"share": zone, "peer": part.request("id")["peer_id"]})
+        for part in parts:
+            part.start()
+            owner.request("share.invite", {"share": zone, "peer": part.request("id")["peer_id"]})
+            part.stop()
         owner.stop()
         fill = subprocess.run([f"{BIN}/peershare-bench", f"--fill-share={owner.state}", f"--zone={zone}",
                                f"--photos={photos}", f"--tags={tags}", f"--set-photos={set_photos}"],
@@ -719,75 +727,100 @@ def join_variant(set_photos, how):
         links, tag_count, changes, sets = (int(g) for g in m.groups())
         ready = owner.start(timeout=120)
         url = next(s["url"] for s in owner.request("share.list") if s["share"] == zone)
-        time.sleep(3)  # settling: the owner's start-up work with the filled zone
-        rss_before = [proc_status(d.proc.pid, "VmRSS") for d in (owner, part)]
-        log(f"join: owner READY=1 after {ready:.2f} s, RSS {rss_before[0]:.1f} MiB; participant RSS "
-            f"{rss_before[1]:.1f} MiB; load {loadavg()}")
-        load = loadavg()
-        reset = reset_peak_rss(owner) and reset_peak_rss(part)
-        cpu0 = [proc_cpu_seconds(d.proc.pid) for d in (owner, part)]
-        sampler = Sampler([owner, part])
-        # --perf-join=FILE: `perf record` of both daemons over the timed join, for profiling.
-        perf = None
-        if "--perf-join" in ARGS:
-            perf = subprocess.Popen(["perf", "record", "-F", "299", "--call-graph", "dwarf,16384", "-o",
-                                     f"{ARGS['--perf-join']}.{set_photos}", "-p", f"{owner.proc.pid},{part.proc.pid}"],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            time.sleep(1)  # settling: perf attaching
-        try:
-            t0 = time.monotonic()
-            part.request("accept", {"url": url}, timeout=60)
-            accepted = time.monotonic() - t0
-            synced = part.request("sync", {"wait": True, "timeout": timeout}, timeout=timeout + 10)
-            seconds = time.monotonic() - t0
-        finally:
-            sampler.stop()
-            if perf:
-                perf.send_signal(signal.SIGINT)
-                perf.wait(timeout=120)
-        cpu = [proc_cpu_seconds(d.proc.pid) - c for d, c in zip((owner, part), cpu0)]
-        hwm = [proc_status(d.proc.pid, "VmHWM") for d in (owner, part)]
-        load_after = loadavg()
-        if synced.get("unreachable"):
-            raise RuntimeError(f"the participant's sync answered with the owner unreachable: {synced}")
-        bytes_in = sum(p.get("bytes_in", 0) for p in part.request("peers"))
-        # Untimed: every photo with its tags and rating, a page at a time (bounded memory).
-        listed, rated, tagged, after = 0, 0, 0, None
-        while True:
-            page = part.request("photo.list", {"share": zone, "limit": 1000, **({"after": after} if after else {})},
-                                timeout=60)
-            for p in page:
-                listed += 1
-                rated += len(p.get("ratings", [])) == 1
-                tagged += len(p.get("tags", []))
-            if len(page) < 1000:
-                break
-            after = page[-1]["id"]
-        tag_list = [t for t in part.request("tag.list", {"share": zone}) if t.get("photo_count")]
-        log(f"join: participant lists {listed} photos, {rated} with one rating, {tagged} tag links, "
-            f"{len(tag_list)} tags in use")
-        if listed != photos + 1 or rated != photos or tagged != links or len(tag_list) != tag_count:
-            raise RuntimeError(f"the participant said it was in sync with {listed} photos ({rated} rated, {tagged} "
-                               f"tag links, {len(tag_list)} tags) of {photos + 1} ({links} links, {tag_count} tags)")
+        log(f"join: owner READY=1 after {ready:.2f} s")
+        results = []
+        for i, part in enumerate(parts):
+            part.start()
+            try:
+                results.append(one_join(owner, part, url, zone, set_photos, photos, links, tag_count))
+            finally:
+                part.stop()
+            log(f"join {i + 1} of {runs}: {results[-1]['seconds']:.2f} s")
     finally:
         owner.stop()
-        part.stop()
+        for part in parts:
+            part.stop()
     rate, source = raw_insert_rate()
     rows = photos * 2 + links + tag_count
-    peak = ("peak VmRSS sampled every 20 ms ({} samples): owner {}, joiner {}; VmHWM{}: owner {}, joiner {}; "
-            "before accept: owner {}, joiner {}").format(
-        sampler.samples, fmt(sampler.rss(owner), "MiB"), fmt(sampler.rss(part), "MiB"),
-        " (reset before accept)" if reset else " (since start: reset refused)", fmt(hwm[0], "MiB"), fmt(hwm[1], "MiB"),
-        fmt(rss_before[0], "MiB"), fmt(rss_before[1], "MiB"))
+    times = sorted(r["seconds"] for r in results)
+    med = statistics.median(times)
+    each = "; ".join(
+        f"{fmt(r['seconds'], 's')} (CPU owner {r['cpu'][0]:.2f} s, joiner {r['cpu'][1]:.2f} s; "
+        f"{r['bytes_in'] / 1e6:.0f} MB received; load {r['load']} before)" for r in results)
     row(figure, "≤ 3 s",
-        f"{fmt(seconds, 's')} (accept answered after {fmt(accepted, 's')}); {changes:,} field changes in {sets:,} "
-        f"signed sets of the owner, {bytes_in / 1e6:.0f} MB received; CPU: owner {cpu[0]:.2f} s, joiner "
-        f"{cpu[1]:.2f} s; load {load} before, {load_after} after",
+        f"{fmt(med, 's')} (median of {len(times)}; min {fmt(times[0], 's')}, max {fmt(times[-1], 's')}); "
+        f"{changes:,} field changes in {sets:,} signed sets of the owner; each join, in order: {each}; "
+        f"accept answered after {fmt(max(r['accepted'] for r in results), 's')} at most",
         limit=f"SQLite alone writing these rows into the store's schema: {layout_limit()}; into one table with "
               f"one index, the {rows:,} rows ({photos:,} photos, {photos:,} ratings, {links:,} links, "
               f"{tag_count:,} tags) at {rate:,.0f} rows/s ({source}): {rows / rate:.2f} s")
+    worst = max(results, key=lambda r: max(r["sampled"]))
+    peak = ("highest over the {} joins: peak VmRSS sampled every 20 ms: owner {}, joiner {}; VmHWM{}: owner {}, "
+            "joiner {}; before accept: owner {}, joiner {}").format(
+        len(results), fmt(max(r["sampled"][0] for r in results), "MiB"),
+        fmt(max(r["sampled"][1] for r in results), "MiB"),
+        " (reset before accept)" if all(r["reset"] for r in results) else " (since start: reset refused)",
+        fmt(max(r["hwm"][0] for r in results), "MiB"), fmt(max(r["hwm"][1] for r in results), "MiB"),
+        fmt(worst["rss_before"][0], "MiB"), fmt(worst["rss_before"][1], "MiB"))
     row(f"{figure}: RSS of owner and joiner throughout", "≤ 64 MiB each", peak,
         limit="the delta's byte-bounded pages and window, SQLite page caches")
+
+
+def one_join(owner, part, url, zone, set_photos, photos, links, tag_count):
+    """One participant's timed join of the filled zone, then the untimed check of what it
+    holds; returns its figures."""
+    timeout = int(ARGS.get("--join-timeout", "300"))
+    time.sleep(3)  # settling: the daemons' start-up work
+    rss_before = [proc_status(d.proc.pid, "VmRSS") for d in (owner, part)]
+    load = loadavg()
+    reset = reset_peak_rss(owner) and reset_peak_rss(part)
+    cpu0 = [proc_cpu_seconds(d.proc.pid) for d in (owner, part)]
+    sampler = Sampler([owner, part])
+    # --perf-join=FILE: `perf record` of both daemons over the timed join, for profiling.
+    perf = None
+    if "--perf-join" in ARGS:
+        perf = subprocess.Popen(["perf", "record", "-F", "299", "--call-graph", "dwarf,16384", "-o",
+                                 f"{ARGS['--perf-join']}.{set_photos}.{os.path.basename(part.dir)}",
+                                 "-p", f"{owner.proc.pid},{part.proc.pid}"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(1)  # settling: perf attaching
+    try:
+        t0 = time.monotonic()
+        part.request("accept", {"url": url}, timeout=60)
+        accepted = time.monotonic() - t0
+        synced = part.request("sync", {"wait": True, "timeout": timeout}, timeout=timeout + 10)
+        seconds = time.monotonic() - t0
+    finally:
+        sampler.stop()
+        if perf:
+            perf.send_signal(signal.SIGINT)
+            perf.wait(timeout=120)
+    cpu = [proc_cpu_seconds(d.proc.pid) - c for d, c in zip((owner, part), cpu0)]
+    hwm = [proc_status(d.proc.pid, "VmHWM") for d in (owner, part)]
+    if synced.get("unreachable"):
+        raise RuntimeError(f"the participant's sync answered with the owner unreachable: {synced}")
+    bytes_in = sum(p.get("bytes_in", 0) for p in part.request("peers"))
+    # Untimed: every photo with its tags and rating, a page at a time (bounded memory).
+    listed, rated, tagged, after = 0, 0, 0, None
+    while True:
+        page = part.request("photo.list", {"share": zone, "limit": 1000, **({"after": after} if after else {})},
+                            timeout=60)
+        for p in page:
+            listed += 1
+            rated += len(p.get("ratings", [])) == 1
+            tagged += len(p.get("tags", []))
+        if len(page) < 1000:
+            break
+        after = page[-1]["id"]
+    tag_list = [t for t in part.request("tag.list", {"share": zone}) if t.get("photo_count")]
+    log(f"join: participant lists {listed} photos, {rated} with one rating, {tagged} tag links, "
+        f"{len(tag_list)} tags in use")
+    if listed != photos + 1 or rated != photos or tagged != links or len(tag_list) != tag_count:
+        raise RuntimeError(f"the participant said it was in sync with {listed} photos ({rated} rated, {tagged} "
+                           f"tag links, {len(tag_list)} tags) of {photos + 1} ({links} links, {tag_count} tags)")
+    return {"seconds": seconds, "accepted": accepted, "cpu": cpu, "hwm": hwm, "bytes_in": bytes_in, "load": load,
+            "reset": reset, "rss_before": rss_before,
+            "sampled": (sampler.rss(owner), sampler.rss(part))}
 
 
 def percentile(values, p):
