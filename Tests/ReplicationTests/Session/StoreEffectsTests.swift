@@ -27,6 +27,34 @@ import Testing
         #expect(delivered.withLock { $0 }.prefix(2) == ["dataWanted", "applied"])
     }
 
+    /// Data a set names that the store holds already is named all the same (the thread that
+    /// applies makes no file lookup per photo); its transfer, opened on the connection's
+    /// worker, finds it there: nothing is asked of the peer, and the claim is given back.
+    @Test func dataAlreadyHereIsFoundWhenItsTransferOpensAndNothingIsFetched() throws {
+        let world = try TwoLibraries()
+        let bytes: [UInt8] = [5, 6, 7, 8]
+        let photo = try world.owner.addPhoto("p.jpg", bytes: bytes, tags: [])
+        let zone = try world.share(photo)
+        let held = try world.participant.library.sharedStore.blobs.store(bytes)
+        let sets = try world.owner.library.privateStore.changes(
+            zone: zone, since: try world.participant.library.sharedStore.clock(of: zone), batchSize: 1_000)
+        let claims = DataClaims()
+        let effects = StoreEffects(
+            library: world.participant.library, remotePeer: world.owner.peer, claims: claims,
+            publish: { _, _ in }, deliver: { _ in }, background: { $0() }, backgroundIsIdle: { true },
+            onDataStored: { _, _ in })
+        effects.zones = [
+            zone: SessionZone(zone: zone, store: .shared, localIsOwner: false, clock: VectorClock())
+        ]
+        var wanted: [DataItem] = []
+        for set in sets {
+            for case .dataWanted(let items) in effects.perform(.apply(set)) ?? [] { wanted += items }
+        }
+        let item = try #require(wanted.first { $0.hash.hex == held.hash })
+        #expect(effects.openPartial(item) == .alreadyPresent)
+        #expect(claims.claim(item.hash, in: .shared), "the claim was given back")
+    }
+
     /// A peer's small change, with no store work queued, is applied on the connection's own
     /// thread: its results come back from `perform`, in the same order, and nothing goes
     /// through the background. A larger set still goes there.
