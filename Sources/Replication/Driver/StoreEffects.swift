@@ -219,8 +219,10 @@ final class StoreEffects {
         -> [SessionEvent]
     {
         let outcome: ApplyOutcome
+        let refusedPhotos: Set<String>
         do {
             let report = try result.get()
+            refusedPhotos = Set(report.refused.lazy.filter { $0.entity == .photo }.map(\.id))
             let versions = try store.currentVersions(
                 zone: set.zone, of: report.refused.map { ($0.entity, $0.id) })
             outcome = .applied(
@@ -234,7 +236,7 @@ final class StoreEffects {
         }
         // The data wanted first: delivered separately, the session would otherwise look idle
         // (in sync) for a moment between the two, with the photos' data still missing.
-        let wanted = referencedData(in: set, store: store)
+        let wanted = referencedData(in: set, except: refusedPhotos, store: store)
         return (wanted.isEmpty ? [] : [.dataWanted(wanted)]) + [.applied(zone: set.zone, outcome)]
     }
 
@@ -258,13 +260,16 @@ final class StoreEffects {
         ]
     }
 
-    /// Photo data a set brought references to. Whether the store has it already is checked
-    /// when its transfer opens (`openPartial`), on the connection's worker: checked here, on
-    /// the thread that applies, that file lookup per photo was 4.6 % of a joiner's critical
-    /// thread.
-    private static func referencedData(in set: ChangeSet, store: LibraryStore) -> [DataItem] {
+    /// Photo data a set brought references to, but for the photos the store refused: a
+    /// member that may not write gets none of its data stored here. Whether the store has it
+    /// already is checked when its transfer opens (`openPartial`), on the connection's worker:
+    /// checked here, on the thread that applies, that file lookup per photo was 4.6 % of a
+    /// joiner's critical thread.
+    private static func referencedData(in set: ChangeSet, except refused: Set<String>, store: LibraryStore)
+        -> [DataItem]
+    {
         var items: [DataItem] = []
-        for object in set.objects where object.entity == .photo {
+        for object in set.objects where object.entity == .photo && !refused.contains(object.id) {
             var hash: ContentHash?
             var size: Int64?
             var deleted = false

@@ -55,6 +55,49 @@ import Testing
         #expect(claims.claim(item.hash, in: .shared), "the claim was given back")
     }
 
+    /// A photo the store refused (here, from a participant made read-only since it wrote it)
+    /// names no data to fetch: a member that may not write cannot have its data stored here.
+    @Test func aRefusedPhotosDataIsNotWanted() throws {
+        let world = try TwoLibraries()
+        let first = try world.owner.addPhoto("p.jpg", bytes: [1, 2, 3, 4], tags: [])
+        let zone = try world.share(first)
+        let participantStore = world.participant.library.sharedStore
+        for set in try world.owner.library.privateStore.changes(
+            zone: zone, since: try participantStore.clock(of: zone), batchSize: 1_000)
+        {
+            _ = try participantStore.apply(set, from: world.owner.peer)
+        }
+        let data = try participantStore.blobs.store([9, 9, 9, 9])
+        let theirs = try participantStore.addPhoto(zone: zone, name: "theirs.jpg", data: data)
+        let sets = try participantStore.changes(
+            zone: zone, since: try world.owner.library.privateStore.clock(of: zone), batchSize: 1_000,
+            author: world.participant.peer)
+        try world.owner.library.privateStore.setParticipant(
+            zone: zone, peer: world.participant.peer, permission: .readOnly, status: .accepted)
+        let effects = StoreEffects(
+            library: world.owner.library, remotePeer: world.participant.peer, claims: DataClaims(),
+            publish: { _, _ in }, deliver: { _ in }, background: { $0() }, backgroundIsIdle: { true },
+            onDataStored: { _, _ in })
+        effects.zones = [
+            zone: SessionZone(
+                zone: zone, store: .private, localIsOwner: true,
+                clock: try world.owner.library.privateStore.clock(of: zone))
+        ]
+        var wanted: [DataItem] = []
+        var refused: [String] = []
+        for set in sets {
+            for event in effects.perform(.apply(set)) ?? [] {
+                switch event {
+                case .dataWanted(let items): wanted += items
+                case .applied(_, .applied(let refusals, _, _)): refused += refusals.map(\.id)
+                default: break
+                }
+            }
+        }
+        #expect(refused.contains(theirs), "the read-only participant's photo is refused")
+        #expect(!wanted.contains { $0.hash.hex == data.hash }, "its data is not asked for")
+    }
+
     /// A peer's small change, with no store work queued, is applied on the connection's own
     /// thread: its results come back from `perform`, in the same order, and nothing goes
     /// through the background. A larger set still goes there.
