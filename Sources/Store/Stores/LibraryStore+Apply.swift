@@ -139,6 +139,7 @@ extension LibraryStore {
                 }
                 report.stale += object.fields.count - own.fields.count
                 report.applied += winners.count
+                if object.entity == .photo, let named = Self.namedData(own) { report.namedData.append(named) }
                 if !winners.isEmpty { context.noteInZone(object.entity, object.id) }
                 if object.entity == .share || object.entity == .participant {
                     context.permissions = [:]
@@ -358,6 +359,23 @@ extension LibraryStore {
     }
 }
 
+extension LibraryStore {
+    /// The data `photo` names, if it carries a data hash and no deletion.
+    fileprivate static func namedData(_ photo: ObjectChange) -> NamedData? {
+        var hash: String?
+        var size: Int64?
+        for field in photo.fields {
+            switch (field.field, field.value) {
+            case (PhotoField.dataHash.code, .text(let text)): hash = text
+            case (PhotoField.dataSize.code, .integer(let value)): size = value
+            case (Entity.deletedField, .integer(let value)) where value != 0: return nil
+            default: break
+            }
+        }
+        return hash.map { NamedData(photo: photo.id, hash: $0, size: size) }
+    }
+}
+
 /// The outcome of applying one change set.
 public struct ApplyReport: Sendable, Equatable {
     /// Field changes that won and were written.
@@ -373,8 +391,21 @@ public struct ApplyReport: Sendable, Equatable {
     var releasedData: Set<String> = []
     /// The set moved the zone's clock without committing any change.
     var clockOnly = false
+    /// The photo data this set names that its sender may give: that of each photo not
+    /// refused and not deleted whose data-hash field the sender may deliver (a participant
+    /// only its own), taken or not (a repeat names it again, for data still missing). What to
+    /// fetch from the sender; data that is here already is found when its transfer opens.
+    public internal(set) var namedData: [NamedData] = []
 
     public init() {}
+}
+
+/// Photo data a change set names: the photo, its data's hash, and its size when the set
+/// carries it.
+public struct NamedData: Sendable, Equatable {
+    public let photo: String
+    public let hash: String
+    public let size: Int64?
 }
 
 /// Why a change set could not be applied at all.

@@ -58,6 +58,36 @@ import Testing
     /// A photo the store refused (here, from a participant made read-only since it wrote it)
     /// names no data to fetch: a member that may not write cannot have its data stored here.
     @Test func aRefusedPhotosDataIsNotWanted() throws {
+        let sent = try Self.participantsPhotoAtTheOwner(permission: .readOnly) { $0 }
+        #expect(sent.refused.contains(sent.photo), "the read-only participant's photo is refused")
+        #expect(!sent.wanted.contains(sent.hash), "its data is not asked for")
+    }
+
+    /// A participant passes on only its own changes: a photo whose fields carry another
+    /// device's stamps is dropped, and names no data to fetch from it.
+    @Test func dataNamedInAnotherAuthorsFieldsIsNotWanted() throws {
+        let sent = try Self.participantsPhotoAtTheOwner(permission: .readWrite) { object in
+            var forged = object
+            forged.fields = object.fields.map {
+                FieldChange(
+                    field: $0.field, value: $0.value,
+                    stamp: Stamp(hlc: $0.stamp.hlc, peer: PeerID(digest: [UInt8](repeating: 7, count: 32))!))
+            }
+            return forged
+        }
+        #expect(sent.refused.isEmpty)
+        #expect(!sent.wanted.contains(sent.hash), "the data of fields it may not pass on is not asked for")
+        let control = try Self.participantsPhotoAtTheOwner(permission: .readWrite) { $0 }
+        #expect(control.wanted.contains(control.hash), "its own photo's data is")
+    }
+
+    /// A participant adds a photo to a share; the owner, having set its permission to
+    /// `permission`, applies the participant's sets with each photo object passed through
+    /// `alter`. Returns the photo, its data's hash, the data the owner wants and the IDs it
+    /// refused.
+    private static func participantsPhotoAtTheOwner(
+        permission: Permission, alter: (ObjectChange) -> ObjectChange
+    ) throws -> (photo: String, hash: String, wanted: [String], refused: [String]) {
         let world = try TwoLibraries()
         let first = try world.owner.addPhoto("p.jpg", bytes: [1, 2, 3, 4], tags: [])
         let zone = try world.share(first)
@@ -71,9 +101,14 @@ import Testing
         let theirs = try participantStore.addPhoto(zone: zone, name: "theirs.jpg", data: data)
         let sets = try participantStore.changes(
             zone: zone, since: try world.owner.library.privateStore.clock(of: zone), batchSize: 1_000,
-            author: world.participant.peer)
+            author: world.participant.peer
+        ).map { set in
+            var set = set
+            set.objects = set.objects.map { $0.entity == .photo ? alter($0) : $0 }
+            return set
+        }
         try world.owner.library.privateStore.setParticipant(
-            zone: zone, peer: world.participant.peer, permission: .readOnly, status: .accepted)
+            zone: zone, peer: world.participant.peer, permission: permission, status: .accepted)
         let effects = StoreEffects(
             library: world.owner.library, remotePeer: world.participant.peer, claims: DataClaims(),
             publish: { _, _ in }, deliver: { _ in }, background: { $0() }, backgroundIsIdle: { true },
@@ -83,19 +118,18 @@ import Testing
                 zone: zone, store: .private, localIsOwner: true,
                 clock: try world.owner.library.privateStore.clock(of: zone))
         ]
-        var wanted: [DataItem] = []
+        var wanted: [String] = []
         var refused: [String] = []
         for set in sets {
             for event in effects.perform(.apply(set)) ?? [] {
                 switch event {
-                case .dataWanted(let items): wanted += items
+                case .dataWanted(let items): wanted += items.map(\.hash.hex)
                 case .applied(_, .applied(let refusals, _, _)): refused += refusals.map(\.id)
                 default: break
                 }
             }
         }
-        #expect(refused.contains(theirs), "the read-only participant's photo is refused")
-        #expect(!wanted.contains { $0.hash.hex == data.hash }, "its data is not asked for")
+        return (theirs, data.hash, wanted, refused)
     }
 
     /// A peer's small change, with no store work queued, is applied on the connection's own
