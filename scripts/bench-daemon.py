@@ -754,14 +754,13 @@ def join_variant(set_photos, how):
         limit=f"SQLite alone writing these rows into the store's schema: {layout_limit()}; into one table with "
               f"one index, the {rows:,} rows ({photos:,} photos, {photos:,} ratings, {links:,} links, "
               f"{tag_count:,} tags) at {rate:,.0f} rows/s ({source}): {rows / rate:.2f} s")
-    worst = max(results, key=lambda r: max(r["sampled"]))
-    peak = ("highest over the {} joins: peak VmRSS sampled every 20 ms: owner {}, joiner {}; VmHWM{}: owner {}, "
-            "joiner {}; before accept: owner {}, joiner {}").format(
-        len(results), fmt(max(r["sampled"][0] for r in results), "MiB"),
-        fmt(max(r["sampled"][1] for r in results), "MiB"),
+    def highest(key, side):
+        return fmt(max(r[key][side] for r in results), "MiB")
+    peak = ("highest over the {} joins: peak VmRSS sampled every 20 ms ({} samples): owner {}, joiner {}; VmHWM{}: "
+            "owner {}, joiner {}; before accept: owner {}, joiner {}").format(
+        len(results), sum(r["samples"] for r in results), highest("sampled", 0), highest("sampled", 1),
         " (reset before accept)" if all(r["reset"] for r in results) else " (since start: reset refused)",
-        fmt(max(r["hwm"][0] for r in results), "MiB"), fmt(max(r["hwm"][1] for r in results), "MiB"),
-        fmt(worst["rss_before"][0], "MiB"), fmt(worst["rss_before"][1], "MiB"))
+        highest("hwm", 0), highest("hwm", 1), highest("rss_before", 0), highest("rss_before", 1))
     row(f"{figure}: RSS of owner and joiner throughout", "≤ 64 MiB each", peak,
         limit="the delta's byte-bounded pages and window, SQLite page caches")
 
@@ -820,7 +819,7 @@ def one_join(owner, part, url, zone, set_photos, photos, links, tag_count):
                            f"tag links, {len(tag_list)} tags) of {photos + 1} ({links} links, {tag_count} tags)")
     return {"seconds": seconds, "accepted": accepted, "cpu": cpu, "hwm": hwm, "bytes_in": bytes_in, "load": load,
             "reset": reset, "rss_before": rss_before,
-            "sampled": (sampler.rss(owner), sampler.rss(part))}
+            "sampled": (sampler.rss(owner), sampler.rss(part)), "samples": sampler.samples}
 
 
 def percentile(values, p):

@@ -219,7 +219,7 @@ final class StoreEffects {
         -> [SessionEvent]
     {
         let outcome: ApplyOutcome
-        let named: [NamedData]
+        let named: [LibraryStore.DataReference]
         do {
             let report = try result.get()
             named = report.namedData
@@ -235,8 +235,13 @@ final class StoreEffects {
             return [.applied(zone: set.zone, .failed("\(error)"))]
         }
         // The data wanted first: delivered separately, the session would otherwise look idle
-        // (in sync) for a moment between the two, with the photos' data still missing.
-        let wanted = dataItems(named, store: store)
+        // (in sync) for a moment between the two, with the photos' data still missing. Only
+        // what the store took from the sender is named (`ApplyReport.namedData`), so a member
+        // that may not write gets none of its data stored here. Whether the data is here
+        // already is checked when its transfer opens (`openPartial`), on the connection's
+        // worker: checked here, on the thread that applies, that file lookup per photo was
+        // 4.6 % of a joiner's critical thread.
+        let wanted = store.dataItems(named)
         return (wanted.isEmpty ? [] : [.dataWanted(wanted)]) + [.applied(zone: set.zone, outcome)]
     }
 
@@ -258,21 +263,6 @@ final class StoreEffects {
         return (wanted.isEmpty ? [] : [.dataWanted(wanted)]) + [
             .undone(zone: message.zone, .success(message.refusals))
         ]
-    }
-
-    /// What to fetch of the data an applied set named (`ApplyReport.namedData`: refused photos
-    /// and other authors' fields a participant passed on name none, so a member that may not
-    /// write gets none of its data stored here). Whether the store has it already is checked
-    /// when its transfer opens (`openPartial`), on the connection's worker: checked here, on
-    /// the thread that applies, that file lookup per photo was 4.6 % of a joiner's critical
-    /// thread.
-    private static func dataItems(_ named: [NamedData], store: LibraryStore) -> [DataItem] {
-        named.compactMap { data in
-            guard let hash = ContentHash(hex: data.hash),
-                let size = data.size ?? (try? store.photo(data.photo))?.size
-            else { return nil }
-            return DataItem(hash: hash, size: size, store: store.kind)
-        }
     }
 
     /// Photo data missing in the zones replicated with the peer: what to fetch on connect.

@@ -1,7 +1,8 @@
 /// Which photo data a zone refers to, and which zones refer to given data: what replication
 /// needs to fetch missing data and to decide whom it may serve data to.
 extension LibraryStore {
-    /// Photo data that a live photo of a zone refers to.
+    /// Photo data a photo refers to: a live photo of a zone, or one an applied change set
+    /// names (`ApplyReport.namedData`).
     public struct DataReference: Hashable, Sendable {
         public let hash: String
         public let size: Int64

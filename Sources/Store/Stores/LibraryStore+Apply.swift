@@ -139,7 +139,9 @@ extension LibraryStore {
                 }
                 report.stale += object.fields.count - own.fields.count
                 report.applied += winners.count
-                if object.entity == .photo, let named = Self.namedData(own) { report.namedData.append(named) }
+                if object.entity == .photo, let named = try namedData(own, db) {
+                    report.namedData.append(named)
+                }
                 if !winners.isEmpty { context.noteInZone(object.entity, object.id) }
                 if object.entity == .share || object.entity == .participant {
                     context.permissions = [:]
@@ -360,8 +362,9 @@ extension LibraryStore {
 }
 
 extension LibraryStore {
-    /// The data `photo` names, if it carries a data hash and no deletion.
-    fileprivate static func namedData(_ photo: ObjectChange) -> NamedData? {
+    /// The data `photo` names, if it carries a data hash and no deletion; its size from the
+    /// set, or from its row when the set changes the hash alone.
+    fileprivate func namedData(_ photo: ObjectChange, _ db: Database) throws -> DataReference? {
         var hash: String?
         var size: Int64?
         for field in photo.fields {
@@ -372,7 +375,12 @@ extension LibraryStore {
             default: break
             }
         }
-        return hash.map { NamedData(photo: photo.id, hash: $0, size: size) }
+        guard let hash else { return nil }
+        guard
+            let size = try size
+                ?? db.first("SELECT data_size FROM photos WHERE id = ?", photo.id, map: { $0.int64(0) })
+        else { return nil }
+        return DataReference(hash: hash, size: size)
     }
 }
 
@@ -395,17 +403,9 @@ public struct ApplyReport: Sendable, Equatable {
     /// refused and not deleted whose data-hash field the sender may deliver (a participant
     /// only its own), taken or not (a repeat names it again, for data still missing). What to
     /// fetch from the sender; data that is here already is found when its transfer opens.
-    public internal(set) var namedData: [NamedData] = []
+    public internal(set) var namedData: [LibraryStore.DataReference] = []
 
     public init() {}
-}
-
-/// Photo data a change set names: the photo, its data's hash, and its size when the set
-/// carries it.
-public struct NamedData: Sendable, Equatable {
-    public let photo: String
-    public let hash: String
-    public let size: Int64?
 }
 
 /// Why a change set could not be applied at all.
