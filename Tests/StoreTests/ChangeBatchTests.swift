@@ -119,22 +119,57 @@ import Testing
 
     /// One set of a group that cannot be applied (its predecessor is missing) does not take
     /// the others down with it: the group is applied set by set, the sets before the gap
-    /// are kept, and the ones after it are answered as not ready.
+    /// are kept, and the ones after it are answered as not ready. Handed over one by one as
+    /// they arrive (at a second receiver), every set handed over is still taken and answered.
     @Test func aGroupWithAGapKeepsTheSetsBeforeItAndAnswersTheRestNotReady() throws {
         let f = try Fixture()
         let sets = try f.owner.priv.changes(zone: f.zone, since: VectorClock(), batchSize: 3)
         #expect(sets.count > 3)
         let group = [sets[0], sets[2], sets[3]]
-        let results = f.participant.shared.apply(group, from: f.owner.peer)
-        #expect(results.count == 3)
-        #expect(try results[0].get().refused.isEmpty)
-        for result in results.dropFirst() {
-            #expect(throws: SyncError.self) { try result.get() }
+        let twin = try Self.twin(of: f)
+        var handed = group.map { [$0] } + [[]]
+        let taken = twin.shared.apply(from: f.owner.peer) { handed.removeFirst() }
+        #expect(handed.isEmpty)
+        #expect(taken.map(\.set) == group)
+        let answered = [
+            (f.participant.shared.apply(group, from: f.owner.peer), f.participant.shared),
+            (taken.map(\.result), twin.shared),
+        ]
+        for (results, store) in answered {
+            #expect(results.count == 3)
+            #expect(try results[0].get().refused.isEmpty)
+            for result in results.dropFirst() {
+                #expect(throws: SyncError.self) { try result.get() }
+            }
+            #expect(try store.clock(of: f.zone) == sets[0].until)
         }
-        #expect(try f.participant.shared.clock(of: f.zone) == sets[0].until)
         // The rest, sent again in order from the receiver's clock, completes the zone.
         let rest = try f.owner.priv.changes(zone: f.zone, since: try f.participant.shared.clock(of: f.zone))
         for result in f.participant.shared.apply(rest, from: f.owner.peer) { _ = try result.get() }
+        #expect(
+            try f.participant.shared.canonicalDump(zone: f.zone) == f.owner.priv.canonicalDump(zone: f.zone))
+    }
+
+    /// Sets handed over while the group's transaction is open (as a receiver's connection
+    /// gets them during the apply) join that transaction: one history entry, each set
+    /// answering what it answers alone, and the source asked until it has none.
+    @Test func setsTakenWhileTheGroupIsAppliedJoinItsTransaction() throws {
+        let f = try Fixture()
+        let twin = try Self.twin(of: f)
+        let sets = try f.owner.priv.changes(zone: f.zone, since: VectorClock(), batchSize: 3)
+        #expect(sets.count > 3)
+        var handed = [[sets[0]], Array(sets[1..<3]), Array(sets[3...]), []]
+        var asked = 0
+        let token = try f.participant.shared.lastHistoryToken()
+        let results = f.participant.shared.apply(from: f.owner.peer) {
+            asked += 1
+            return handed.removeFirst()
+        }
+        #expect(asked == 4, "asked until none was handed over")
+        #expect(results.map(\.set) == sets)
+        let alone = try sets.map { try twin.shared.apply($0, from: f.owner.peer) }
+        #expect(try results.map { try $0.result.get() } == alone)
+        #expect(try f.participant.shared.lastHistoryToken() == token + 1, "one transaction, not one per take")
         #expect(
             try f.participant.shared.canonicalDump(zone: f.zone) == f.owner.priv.canonicalDump(zone: f.zone))
     }

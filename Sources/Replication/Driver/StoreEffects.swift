@@ -40,7 +40,7 @@ final class StoreEffects {
     var sentCertificates: Set<PeerID> = []
     /// The largest set body taken from the peer (the frame limit).
     let maximumSetBodyBytes: Int
-    /// Received change sets whose apply job has not started yet: the next set of the same
+    /// Received change sets whose apply job is still taking sets: the next set of the same
     /// zone joins them (used on the connection's thread only).
     private var openBatch: PendingSets?
 
@@ -88,13 +88,16 @@ final class StoreEffects {
             if let batch = openBatch, batch.join(set) { return [] }
             if set.changeCount <= Self.inlineApplyChanges, backgroundIsIdle() {
                 openBatch = nil
-                return Self.apply([set], to: store(ofZone: set.zone), from: remotePeer)
+                guard let store = store(ofZone: set.zone) else {
+                    return [.applied(zone: set.zone, .unknownZone)]
+                }
+                return Self.answer(set, Result { try store.apply(set, from: remotePeer) }, store)
             }
             let batch = PendingSets(set)
             openBatch = batch
             let (store, peer, deliver) = (store(ofZone: set.zone), remotePeer, self.deliver)
             background {
-                for event in Self.apply(batch.take(), to: store, from: peer) { deliver(event) }
+                for event in Self.apply(batch, to: store, from: peer) { deliver(event) }
             }
             return []
         case .prepareSets(let zone, let after, let byteLimit):
@@ -202,15 +205,19 @@ final class StoreEffects {
         }
     }
 
-    /// Applies sets of one zone in order (together when they all apply), each answered as
-    /// if it had been applied alone.
-    private static func apply(_ sets: [ChangeSet], to store: LibraryStore?, from peer: PeerID)
+    /// Applies the batch's sets of one zone in order, with those that join it while they are
+    /// applied (together when they all apply), each answered as if it had been applied alone.
+    private static func apply(_ batch: PendingSets, to store: LibraryStore?, from peer: PeerID)
         -> [SessionEvent]
     {
-        guard let store else { return sets.map { .applied(zone: $0.zone, .unknownZone) } }
-        return zip(sets, store.apply(sets, from: peer)).flatMap { set, result in
-            answer(set, result, store)
+        guard let store else {
+            var events: [SessionEvent] = []
+            while case let sets = batch.take(), !sets.isEmpty {
+                events += sets.map { .applied(zone: $0.zone, .unknownZone) }
+            }
+            return events
         }
+        return store.apply(from: peer, taking: batch.take).flatMap { answer($0.set, $0.result, store) }
     }
 
     private static func answer(
@@ -273,11 +280,11 @@ final class StoreEffects {
     }
 }
 
-/// Change sets of one zone received on a connection and waiting for one apply job: sets
-/// join while the job has not started, up to `SessionConfiguration.maximumChangesPerApply`
-/// field changes in all.
+/// Change sets of one zone received on a connection for one apply job: sets join until the
+/// job finds none waiting, up to `SessionConfiguration.maximumChangesPerApply` field changes
+/// in all, and the job takes them into its transaction as they come.
 private final class PendingSets: Sendable {
-    private let state: Guarded<(sets: [ChangeSet], changes: Int, started: Bool)>
+    private let state: Guarded<(waiting: [ChangeSet], changes: Int, closed: Bool)>
     private let zone: String
 
     init(_ first: ChangeSet) {
@@ -285,24 +292,25 @@ private final class PendingSets: Sendable {
         state = Guarded(([first], first.changeCount, false))
     }
 
-    /// Adds `set` unless the job took the sets already, the zone differs or the group is full.
+    /// Adds `set` unless the job is done taking sets, the zone differs or the group is full.
     func join(_ set: ChangeSet) -> Bool {
         guard set.zone == zone else { return false }
         return state.withLock { state in
-            guard !state.started,
+            guard !state.closed,
                 state.changes + set.changeCount <= SessionConfiguration.maximumChangesPerApply
             else { return false }
-            state.sets.append(set)
+            state.waiting.append(set)
             state.changes += set.changeCount
             return true
         }
     }
 
-    /// The sets, once: later ones start a group of their own.
+    /// The sets waiting, each once. None closes the batch: later sets start a group of their own.
     func take() -> [ChangeSet] {
         state.withLock { state in
-            state.started = true
-            return state.sets
+            state.closed = state.waiting.isEmpty
+            defer { state.waiting = [] }
+            return state.waiting
         }
     }
 }

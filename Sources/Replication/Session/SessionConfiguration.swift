@@ -20,8 +20,8 @@ public struct SessionConfiguration: Sendable {
     public var changePageBatches = 4
     public var changePageBytes = 2 << 20
     /// Field changes of one zone, received on one connection, applied in one SQLite
-    /// transaction at most: the change sets that wait at a receiver while the one before them
-    /// is applied (a joiner takes a zone in sets of 2,000 changes). Each commit writes every
+    /// transaction at most: the change sets that arrive at a receiver while the transaction
+    /// applies those before them join it (a joiner takes a zone in sets of 2,000 changes). Each commit writes every
     /// index page it touched into the log, and a zone's random IDs touch most of them, so
     /// fewer commits write far less: a 100,000-photo join between daemons took 7.3–7.6 s
     /// with 64,000 against 8.3–9.5 s with 16,000 (issue 17, three interleaved rounds, the

@@ -33,32 +33,73 @@ extension LibraryStore {
     {
         let signed = signed ?? Array(repeating: nil, count: sets.count)
         precondition(signed.count == sets.count, "one signed row (or nil) per set")
-        func alone() -> [Result<ApplyReport, any Error>] {
-            zip(sets, signed).map { set, row in Result { try apply(set, from: sender, signed: row) } }
+        guard sets.count > 1 else {
+            return zip(sets, signed).map { set, row in Result { try apply(set, from: sender, signed: row) } }
         }
-        guard sets.count > 1 else { return alone() }
-        func together(holdNewRows: Bool) -> Result<[ApplyReport], any Error> {
+        var given = Array(zip(sets, signed))
+        return applyGroup(from: sender) {
+            defer { given = [] }
+            return given
+        }.map(\.result)
+    }
+
+    /// `apply(_:from:)` on sets that are still arriving: the transaction goes on with the sets
+    /// `next` hands over while it is open, until `next` hands over none. A receiver's window
+    /// holds the sets being applied and those arriving meanwhile, so a group formed before
+    /// its apply started held half the window: a 100,000-photo join committed 54 times, each
+    /// commit rewriting most pages of the indexes keyed by random IDs (issue 17). Returns
+    /// each set taken with its result, in order; `next` has handed over none when it returns.
+    public func apply(from sender: PeerID, taking next: () -> [ChangeSet])
+        -> [(set: ChangeSet, result: Result<ApplyReport, any Error>)]
+    {
+        applyGroup(from: sender) { next().map { ($0, nil) } }
+    }
+
+    private func applyGroup(from sender: PeerID, taking next: () -> [(ChangeSet, SignedSetRow?)])
+        -> [(set: ChangeSet, result: Result<ApplyReport, any Error>)]
+    {
+        var taken: [(set: ChangeSet, signed: SignedSetRow?)] = []
+        var drained = false
+        func take() -> Bool {
+            guard !drained else { return false }
+            let more = next()
+            drained = more.isEmpty
+            taken += more.map { (set: $0.0, signed: $0.1) }
+            return !drained
+        }
+        guard take() else { return [] }
+        func together(holdNewRows: Bool, taking: Bool) -> Result<[ApplyReport], any Error> {
             Result {
                 try write(author: .sync(sender), stamp: Self.applyStamp(localPeer)) { tx in
                     // What one set found in its zone holds for the next: a joiner's links name
                     // tags that came in an earlier set.
                     let known = ZoneObjects()
-                    return try zip(sets, signed).map {
-                        try apply(
-                            $0, from: sender, signed: $1, in: tx, known: known, holdNewRows: holdNewRows)
+                    var reports: [ApplyReport] = []
+                    while reports.count < taken.count || (taking && take()) {
+                        let (set, signed) = taken[reports.count]
+                        reports.append(
+                            try apply(
+                                set, from: sender, signed: signed, in: tx, known: known,
+                                holdNewRows: holdNewRows))
                     }
+                    return reports
                 }
             }
         }
-        var result = together(holdNewRows: true)
-        if case .failure(is HeldRowExisted) = result { result = together(holdNewRows: false) }
-        guard case .success(var reports) = result else { return alone() }
+        var result = together(holdNewRows: true, taking: true)
+        // A group that stopped part way still takes what was handed over for it.
+        while take() {}
+        if case .failure(is HeldRowExisted) = result { result = together(holdNewRows: false, taking: false) }
+        let sets = taken.map(\.set)
+        guard case .success(var reports) = result else {
+            return taken.map { set, row in (set, Result { try apply(set, from: sender, signed: row) }) }
+        }
         do {
             try settle(&reports, of: sets)
         } catch {
-            return sets.map { _ in .failure(error) }
+            return sets.map { ($0, .failure(error)) }
         }
-        return reports.map { .success($0) }
+        return zip(sets, reports).map { ($0, .success($1)) }
     }
 
     /// The transaction's own stamp only dates its history entry: applied fields keep the

@@ -166,6 +166,49 @@ import Testing
         #expect(backgroundJobs.withLock { $0 } == 1)
     }
 
+    /// Sets that arrive before the apply job has found its batch empty join it; once it has,
+    /// the next set starts a job of its own, so none is left unapplied, and every set is
+    /// answered in order.
+    @Test func aSetArrivingAfterTheJobTookItsLastSetStartsAJobOfItsOwn() throws {
+        let world = try TwoLibraries()
+        var photos: [String] = []
+        for i in 0..<3 {
+            photos.append(try world.owner.addPhoto("p\(i).jpg", bytes: [UInt8(i)], tags: ["t\(i)"]))
+        }
+        let zone = try world.share(photos[0])
+        for photo in photos.dropFirst() {
+            try world.owner.library.privateStore.addToShare(photo: photo, zone: zone)
+        }
+        let sets = try world.owner.library.privateStore.changes(
+            zone: zone, since: try world.participant.library.sharedStore.clock(of: zone), batchSize: 1)
+        try #require(sets.count >= 3)
+        let jobs = Guarded<[@Sendable () -> Void]>([])
+        let delivered = Guarded<[String]>([])
+        let effects = StoreEffects(
+            library: world.participant.library, remotePeer: world.owner.peer, claims: DataClaims(),
+            publish: { _, _ in },
+            deliver: { event in
+                if case .applied(_, .applied) = event { delivered.withLock { $0.append("applied") } }
+            },
+            background: { job in jobs.withLock { $0.append(job) } }, backgroundIsIdle: { false },
+            onDataStored: { _, _ in })
+        effects.zones = [
+            zone: SessionZone(zone: zone, store: .shared, localIsOwner: false, clock: VectorClock())
+        ]
+        let store = world.participant.library.sharedStore
+        let token = try store.lastHistoryToken()
+        for set in sets.dropLast() { #expect(effects.perform(.apply(set))?.isEmpty == true) }
+        #expect(jobs.withLock { $0.count } == 1, "the sets joined the first one's job")
+        jobs.withLock { $0.removeFirst() }()
+        #expect(delivered.withLock { $0.count } == sets.count - 1)
+        #expect(try store.lastHistoryToken() == token + 1, "one transaction for the job")
+        #expect(effects.perform(.apply(sets.last!))?.isEmpty == true)
+        #expect(jobs.withLock { $0.count } == 1, "a job of its own")
+        jobs.withLock { $0.removeFirst() }()
+        #expect(delivered.withLock { $0.count } == sets.count)
+        #expect(try store.clock(of: zone) == world.owner.library.privateStore.clock(of: zone))
+    }
+
     private static func name(_ event: SessionEvent) -> String {
         switch event {
         case .dataWanted: "dataWanted"
