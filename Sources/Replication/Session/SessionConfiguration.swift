@@ -21,14 +21,14 @@ public struct SessionConfiguration: Sendable {
     public var changePageBytes = 2 << 20
     /// Field changes of one zone, received on one connection, applied in one SQLite
     /// transaction at most: the change sets that arrive at a receiver while the transaction
-    /// applies those before them join it (a joiner takes a zone in sets of 2,000 changes). Each commit writes every
-    /// index page it touched into the log, and a zone's random IDs touch most of them, so
-    /// fewer commits write far less: a 100,000-photo join between daemons took 7.3–7.6 s
-    /// with 64,000 against 8.3–9.5 s with 16,000 (issue 17, three interleaved rounds, the
-    /// same peak memory: the window bounds what waits). The price: the store's lock is held
-    /// for one such transaction, 0.46–0.58 s in the in-process join of `peershare-bench
-    /// --only=delta` (its "longest transaction"; 0.67–0.86 s before a group's new rows were
-    /// held back and inserted in ID order, `NewRow.held`).
+    /// applies those before them join it (a joiner takes a zone in sets of 2,000 changes).
+    /// Each commit writes every index page it touched into the log, and a zone's random IDs
+    /// touch most of them, so fewer commits write far less: a 100,000-photo join between
+    /// daemons took 7.3–7.6 s with 64,000 against 8.3–9.5 s with 16,000 (issue 17, three
+    /// interleaved rounds, the same peak memory: the window bounds what waits). The price:
+    /// the store's lock is held for one such transaction, 0.46–0.58 s in the in-process join
+    /// of `peershare-bench --only=delta` (its "longest transaction"; 0.67–0.86 s before a
+    /// group's new rows were held back and inserted in ID order, `NewRow.held`).
     public static let maximumChangesPerApply = 64_000
     /// Encoded change sets sent but not yet answered, in bytes (one set always goes, even
     /// when larger). Bounds what the receiver must buffer.
