@@ -138,7 +138,7 @@ enum JoinHandler {
             let operation = LeaveCheck.checked(
                 bytes, zone: zone, from: peer, person: person, library: library)
         {
-            try? library.privateStore.addMembershipOperations(
+            _ = try? library.privateStore.addMembershipOperations(
                 [(operation.hash, operation.encoded)], zone: zone)
             publish(zone, [operation.encoded])
         }
