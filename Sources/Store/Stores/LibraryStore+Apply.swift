@@ -36,7 +36,7 @@ extension LibraryStore {
         guard sets.count > 1 else {
             return zip(sets, signed).map { set, row in Result { try apply(set, from: sender, signed: row) } }
         }
-        var given = Array(zip(sets, signed))
+        var given = zip(sets, signed).map { (set: $0, signed: $1) }
         return applyGroup(from: sender) {
             defer { given = [] }
             return given
@@ -52,30 +52,31 @@ extension LibraryStore {
     public func apply(from sender: PeerID, taking next: () -> [ChangeSet])
         -> [(set: ChangeSet, result: Result<ApplyReport, any Error>)]
     {
-        applyGroup(from: sender) { next().map { ($0, nil) } }
+        applyGroup(from: sender) { next().map { (set: $0, signed: nil) } }
     }
 
-    private func applyGroup(from sender: PeerID, taking next: () -> [(ChangeSet, SignedSetRow?)])
-        -> [(set: ChangeSet, result: Result<ApplyReport, any Error>)]
-    {
+    private func applyGroup(
+        from sender: PeerID, taking next: () -> [(set: ChangeSet, signed: SignedSetRow?)]
+    ) -> [(set: ChangeSet, result: Result<ApplyReport, any Error>)] {
         var taken: [(set: ChangeSet, signed: SignedSetRow?)] = []
+        // Once `next` hands over none, nothing more is asked of it (a retry takes no more).
         var drained = false
         func take() -> Bool {
             guard !drained else { return false }
             let more = next()
             drained = more.isEmpty
-            taken += more.map { (set: $0.0, signed: $0.1) }
+            taken += more
             return !drained
         }
         guard take() else { return [] }
-        func together(holdNewRows: Bool, taking: Bool) -> Result<[ApplyReport], any Error> {
+        func together(holdNewRows: Bool) -> Result<[ApplyReport], any Error> {
             Result {
                 try write(author: .sync(sender), stamp: Self.applyStamp(localPeer)) { tx in
                     // What one set found in its zone holds for the next: a joiner's links name
                     // tags that came in an earlier set.
                     let known = ZoneObjects()
                     var reports: [ApplyReport] = []
-                    while reports.count < taken.count || (taking && take()) {
+                    while reports.count < taken.count || take() {
                         let (set, signed) = taken[reports.count]
                         reports.append(
                             try apply(
@@ -86,10 +87,10 @@ extension LibraryStore {
                 }
             }
         }
-        var result = together(holdNewRows: true, taking: true)
+        var result = together(holdNewRows: true)
         // A group that stopped part way still takes what was handed over for it.
         while take() {}
-        if case .failure(is HeldRowExisted) = result { result = together(holdNewRows: false, taking: false) }
+        if case .failure(is HeldRowExisted) = result { result = together(holdNewRows: false) }
         let sets = taken.map(\.set)
         guard case .success(var reports) = result else {
             return taken.map { set, row in (set, Result { try apply(set, from: sender, signed: row) }) }
