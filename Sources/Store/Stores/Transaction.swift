@@ -81,8 +81,10 @@ final class Transaction {
             throw StoreError.invalid("malformed \(entity.name) ID \(id)")
         }
         var mask: UInt32 = 0
+        // The ID, the zone and the stamps, then the derived columns and the values: sized
+        // exactly, so that a row held back until its group ends keeps no spare capacity.
         var bindings: [SQLValue] = []
-        bindings.reserveCapacity(values.count + derived.count + 2)
+        bindings.reserveCapacity(3 + derived.count + values.count)
         bindings.append(.text(id))
         bindings.append(.text(zone))
         bindings.append(after.encoded)
