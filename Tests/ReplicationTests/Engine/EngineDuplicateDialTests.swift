@@ -23,6 +23,18 @@ import Testing
         #expect(!status.inSync)
     }
 
+    /// A connection this side replaced was the one in use: when it ends after its replacement
+    /// has (closed by the peer as a duplicate of a third), its end is not a failed dial. A
+    /// dial refused here or there as a duplicate, or a connection the peer closed, is judged
+    /// as before.
+    @Test func aConnectionReplacedHereIsNotAFailedDial() {
+        #expect(ReplicationEngine.wasReplaced(.local(.duplicate, ReplicationEngine.replacedReason)))
+        #expect(
+            !ReplicationEngine.wasReplaced(.local(.duplicate, "another connection with this peer is kept")))
+        #expect(!ReplicationEngine.wasReplaced(.remoteClosed(.duplicate, ReplicationEngine.replacedReason)))
+        #expect(!ReplicationEngine.wasReplaced(.transport(nil)))
+    }
+
     /// A daemon that restarted dials a peer that still keeps the connection of its previous
     /// run (the peer has not noticed its end yet, and keeps it by the tie-break): the first
     /// refusal is tried again at once, not after the backoff (here ten minutes).
