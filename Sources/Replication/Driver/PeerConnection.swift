@@ -67,6 +67,11 @@ final class PeerConnection: @unchecked Sendable {
     /// `status`: the reader sets it per read and must not contend with the worker for a lock.
     let lastReceivedAt = Atomic<UInt64>(0)
     let bytesOut = Atomic<Int>(0)
+    /// Set by the engine when this connection becomes the one in use with its peer. Such a
+    /// connection is no failed dial however it ends, even after the record has moved on (a
+    /// newer connection replaced it and has ended too), where the record alone cannot tell it
+    /// from a dial that never got that far.
+    let wasInUse = Atomic<Bool>(false)
     /// How the reader ended, for a clearer reason when a write fails first.
     private let readerFailure = Guarded<TLSError?>(nil)
     private let finished = Condition()

@@ -291,6 +291,7 @@ extension ReplicationEngine: ConnectionOwner {
                 replaced = existing
             }
             record.current = connection
+            connection.wasInUse.store(true, ordering: .relaxed)
             record.connectedSince = HybridLogicalClock.wallMilliseconds()
             record.lastError = nil
             record.unreachableRound = nil
@@ -306,7 +307,7 @@ extension ReplicationEngine: ConnectionOwner {
             }
             return refusal
         }
-        decision.replaced?.close(.duplicate, Self.replacedReason)
+        decision.replaced?.close(.duplicate, "replaced by another connection with this peer")
         // Membership may have changed between the handshake and the hello.
         let zones = state.withLock { $0.membership.zones(with: peer) }
         if Set(zones.map(\.zone)) != connection.status.withLock({ $0.zones }) {
@@ -372,17 +373,6 @@ extension ReplicationEngine: ConnectionOwner {
         }
     }
 
-    /// Why this side closes the connection a newer one with the same peer replaces.
-    static let replacedReason = "replaced by another connection with this peer"
-
-    /// Whether a connection ended because this side replaced it with a newer one. It was the
-    /// one in use, so its end is no failed dial, even when the newer one has ended before it
-    /// (the peer closed that one as a duplicate of a third): counted as one, it made the peer
-    /// "unreachable" for the round, and `sync --wait` returned without waiting for it.
-    static func wasReplaced(_ reason: SessionCloseReason) -> Bool {
-        reason == .local(.duplicate, replacedReason)
-    }
-
     func connectionEnded(_ connection: PeerConnection, reason: SessionCloseReason) {
         let peer = connection.peer
         let worked = connection.status.withLock { $0.announced }
@@ -414,9 +404,14 @@ extension ReplicationEngine: ConnectionOwner {
                 record.connectedSince = nil
                 record.attempt = worked ? 1 : record.attempt + 1
                 record.nextDial = .now + redialDelay(attempt: record.attempt, unit: unit, to: peer)
-            } else if connection.dialedByLocal && record.current == nil && !Self.wasReplaced(reason) {
+            } else if connection.dialedByLocal && record.current == nil
+                && !connection.wasInUse.load(ordering: .relaxed)
+            {
                 // A dialed connection that never became the one in use (refused, or cut
-                // before its hello): back off before the next attempt.
+                // before its hello): back off before the next attempt. One that was in use and
+                // was replaced is not: its replacement may have ended before it (the peer
+                // closed that one as a duplicate of a third); counted, it made the peer
+                // "unreachable" for the round, and `sync --wait` returned without it.
                 record.attempt += 1
                 _ = attemptFailed(&record, of: peer, round: state.syncRound, unit: unit)
             } else {
