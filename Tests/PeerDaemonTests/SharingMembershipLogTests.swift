@@ -111,7 +111,7 @@ import Testing
     private func downgradeToSchema8(_ peer: SharingPeer) throws {
         for store in ["private", "shared"] {
             let database = try Database(path: peer.daemon.libraryDirectory + "/\(store).sqlite")
-            try database.execute(SchemaDowngrade.toSchema19 + SchemaDowngrade.toSchema18)
+            try database.execute(SchemaDowngrade.fromLatest(to: 18))
             try database.execute(SchemaDowngrade.toSchema17)
             try database.execute(
                 """

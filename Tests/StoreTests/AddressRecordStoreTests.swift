@@ -33,7 +33,7 @@ import Testing
         let library = try TestLibrary()
         let photo = try library.addPhoto("kept.jpg")
         try library.priv.writeLocal { db in
-            try db.execute(SchemaDowngrade.toSchema19 + SchemaDowngrade.toSchema18)
+            try db.execute(SchemaDowngrade.fromLatest(to: 18))
             try db.execute(SchemaDowngrade.toSchema17)
             try db.execute(
                 "DROP TABLE address_records; DROP TABLE device_links; DROP TABLE join_requests; DROP TABLE ended_shares; DROP TABLE thumbnail_jobs; DROP INDEX photos_by_time; DROP INDEX photos_by_live_hash"

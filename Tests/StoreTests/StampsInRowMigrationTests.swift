@@ -29,17 +29,11 @@ import Testing
             }
         }
         #expect(order.count >= 10)
-        try store.writeLocal { db in try db.execute(SchemaDowngrade.toSchema19 + SchemaDowngrade.toSchema18) }
-        let path = library.directory.file("state")
-        let peer = library.peer
-        library.library.close()
-
-        let reopened = try Library(directory: path, localPeer: peer)
+        try store.writeLocal { db in try db.execute(SchemaDowngrade.fromLatest(to: 18)) }
+        let reopened = try library.reopen()
         defer { reopened.close() }
         let upgraded = reopened.privateStore
-        #expect(
-            try upgraded.read { db in try db.first("PRAGMA user_version") { $0.int(0) } }
-                == Migrations.all.count)
+        #expect(try isAtLatestSchema(upgraded))
         #expect(
             try upgraded.read { db in
                 try db.first("SELECT count(*) FROM sqlite_master WHERE name = 'stamps'") { $0.int(0) }

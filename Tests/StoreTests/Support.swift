@@ -1,13 +1,20 @@
 import Foundation
-import Store
 import Support
 import TestSupport
+
+@testable import Store
 
 /// Sends everything `from` has of `zone` that `to` lacks, as the sync session will.
 @discardableResult
 func sync(_ zone: String, from: LibraryStore, to: LibraryStore) throws -> [ApplyReport] {
     let since = try to.clock(of: zone)
     return try from.changes(zone: zone, since: since).map { try to.apply($0, from: from.localPeer) }
+}
+
+/// Whether `store` is at the latest schema version (`PRAGMA user_version`), as a store an
+/// earlier version wrote must be once opened again.
+func isAtLatestSchema(_ store: LibraryStore) throws -> Bool {
+    try store.read { db in try db.first("PRAGMA user_version") { $0.int(0) } } == Migrations.all.count
 }
 
 /// A private store at `path` with its data under `blobs`, for tests that reopen the same file.

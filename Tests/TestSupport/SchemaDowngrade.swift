@@ -1,6 +1,41 @@
 /// SQL taking a store back to an earlier schema, for tests that open data an earlier version
 /// wrote: each runs after the later downgrades, before the test's own drops.
 public enum SchemaDowngrade {
+    /// SQL taking a store of the latest schema back to `version` (17 to 20): each downgrade
+    /// from the latest down to it, in order.
+    public static func fromLatest(to version: Int) -> String {
+        let steps = [(20, toSchema20), (19, toSchema19), (18, toSchema18), (17, toSchema17)]
+        return steps.filter { $0.0 >= version }.map(\.1).joined()
+    }
+
+    /// Undoes migration 21: history tokens handed out by `AUTOINCREMENT` again, the last one
+    /// kept in `sqlite_sequence` (set by the copy), and `history_changes` rebuilt under it.
+    public static let toSchema20 = """
+        CREATE TABLE history_old (
+            token INTEGER PRIMARY KEY AUTOINCREMENT,
+            author TEXT NOT NULL,
+            timestamp INTEGER NOT NULL,
+            changes BLOB
+        );
+        INSERT INTO history_old (token, author, timestamp, changes)
+            SELECT token, author, timestamp, changes FROM history;
+        CREATE TABLE history_changes_old (
+            token INTEGER NOT NULL REFERENCES history_old(token) ON DELETE CASCADE,
+            entity TEXT NOT NULL,
+            object TEXT NOT NULL,
+            zone TEXT NOT NULL,
+            type TEXT NOT NULL
+        );
+        INSERT INTO history_changes_old (rowid, token, entity, object, zone, type)
+            SELECT rowid, token, entity, object, zone, type FROM history_changes;
+        DROP TABLE history_changes;
+        DROP TABLE history;
+        ALTER TABLE history_old RENAME TO history;
+        ALTER TABLE history_changes_old RENAME TO history_changes;
+        CREATE INDEX history_changes_by_token ON history_changes (token);
+        PRAGMA user_version = 20;
+        """
+
     /// Undoes migration 20: no index of the live losers.
     public static let toSchema19 = """
         DROP INDEX tags_live_losers;

@@ -19,6 +19,13 @@ public final class TestLibrary: @unchecked Sendable {
     }
 
     public var priv: LibraryStore { library.privateStore }
+
+    /// Closes the library and opens its state directory again, as a restarted daemon does
+    /// (migrating a store an earlier version wrote); the caller closes what it returns.
+    public func reopen() throws -> Library {
+        library.close()
+        return try Library(directory: directory.file("state"), localPeer: peer)
+    }
     public var shared: LibraryStore { library.sharedStore }
 
     /// The blob directory of one store.

@@ -41,7 +41,7 @@ import Testing
         }
         // What schema 6 left: no device lists, no person, no persons on shares, no membership log.
         let database = try Database(path: temp.file("state/private.sqlite"))
-        try database.execute(SchemaDowngrade.toSchema19 + SchemaDowngrade.toSchema18)
+        try database.execute(SchemaDowngrade.fromLatest(to: 18))
         try database.execute(SchemaDowngrade.toSchema17)
         try database.execute(
             """
