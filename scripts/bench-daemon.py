@@ -146,9 +146,14 @@ def row(figure, target, measured, syncthing="—", ratio="—", limit="—"):
     log(f"{figure}: {measured} (Syncthing {syncthing}, ratio {ratio})")
 
 
-def proc_cpu_seconds(pid):
+def proc_cpu_times(pid):
+    """User and system CPU seconds of a process so far."""
     fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime
+    return int(fields[11]) / CLK_TCK, int(fields[12]) / CLK_TCK  # utime, stime
+
+
+def proc_cpu_seconds(pid):
+    return sum(proc_cpu_times(pid))
 
 
 def proc_status(pid, key):
@@ -735,7 +740,9 @@ def join_variant(set_photos, how):
                 results.append(one_join(owner, part, url, zone, set_photos, photos, links, tag_count))
             finally:
                 part.stop()
-            log(f"join {i + 1} of {runs}: {results[-1]['seconds']:.2f} s")
+            r = results[-1]
+            log(f"join {i + 1} of {runs}: {r['seconds']:.2f} s; joiner CPU user {r['split'][1][0]:.2f} s, "
+                f"system {r['split'][1][1]:.2f} s; owner {r['cpu'][0]:.2f} s")
     finally:
         owner.stop()
         for part in parts:
@@ -745,7 +752,8 @@ def join_variant(set_photos, how):
     times = sorted(r["seconds"] for r in results)
     med = statistics.median(times)
     each = "; ".join(
-        f"{fmt(r['seconds'], 's')} (CPU owner {r['cpu'][0]:.2f} s, joiner {r['cpu'][1]:.2f} s; "
+        f"{fmt(r['seconds'], 's')} (CPU owner {r['cpu'][0]:.2f} s, joiner {r['cpu'][1]:.2f} s "
+        f"[user {r['split'][1][0]:.2f}, system {r['split'][1][1]:.2f}]; "
         f"{r['bytes_in'] / 1e6:.0f} MB received; load {r['load']} before)" for r in results)
     row(figure, "≤ 3 s",
         f"{fmt(med, 's')} (median of {len(times)}; min {fmt(times[0], 's')}, max {fmt(times[-1], 's')}); "
@@ -773,7 +781,7 @@ def one_join(owner, part, url, zone, set_photos, photos, links, tag_count):
     rss_before = [proc_status(d.proc.pid, "VmRSS") for d in (owner, part)]
     load = loadavg()
     reset = reset_peak_rss(owner) and reset_peak_rss(part)
-    cpu0 = [proc_cpu_seconds(d.proc.pid) for d in (owner, part)]
+    cpu0 = [proc_cpu_times(d.proc.pid) for d in (owner, part)]
     sampler = Sampler([owner, part])
     # --perf-join=FILE: `perf record` of both daemons over the timed join, for profiling.
     perf = None
@@ -794,7 +802,8 @@ def one_join(owner, part, url, zone, set_photos, photos, links, tag_count):
         if perf:
             perf.send_signal(signal.SIGINT)
             perf.wait(timeout=120)
-    cpu = [proc_cpu_seconds(d.proc.pid) - c for d, c in zip((owner, part), cpu0)]
+    split = [tuple(b - a for a, b in zip(c, proc_cpu_times(d.proc.pid))) for d, c in zip((owner, part), cpu0)]
+    cpu = [sum(s) for s in split]
     hwm = [proc_status(d.proc.pid, "VmHWM") for d in (owner, part)]
     if synced.get("unreachable"):
         raise RuntimeError(f"the participant's sync answered with the owner unreachable: {synced}")
@@ -817,8 +826,8 @@ def one_join(owner, part, url, zone, set_photos, photos, links, tag_count):
     if listed != photos + 1 or rated != photos or tagged != links or len(tag_list) != tag_count:
         raise RuntimeError(f"the participant said it was in sync with {listed} photos ({rated} rated, {tagged} "
                            f"tag links, {len(tag_list)} tags) of {photos + 1} ({links} links, {tag_count} tags)")
-    return {"seconds": seconds, "accepted": accepted, "cpu": cpu, "hwm": hwm, "bytes_in": bytes_in, "load": load,
-            "reset": reset, "rss_before": rss_before,
+    return {"seconds": seconds, "accepted": accepted, "cpu": cpu, "split": split, "hwm": hwm, "bytes_in": bytes_in,
+            "load": load, "reset": reset, "rss_before": rss_before,
             "sampled": (sampler.rss(owner), sampler.rss(part)), "samples": sampler.samples}
 
 
