@@ -49,6 +49,17 @@ import Testing
         return (zone, token)
     }
 
+    /// An owner's private share with an invited device that has joined it.
+    static func joinedShare() throws -> (owner: Device, joiner: Device, zone: String) {
+        let owner = try Device()
+        let joiner = try Device()
+        let (zone, token) = try share(by: owner, publicPermission: .none, inviting: joiner.identity.peerID)
+        #expect(
+            join(owner, zone: zone, token: token, as: joiner).0
+                == .accepted(title: "Holidays", permission: .readWrite))
+        return (owner, joiner, zone)
+    }
+
     /// The owner's log of `zone` as stored.
     static func log(of zone: String, in owner: Device) throws -> MembershipLog {
         try StoredMembership.load(
@@ -200,14 +211,8 @@ import Testing
     }
 
     @Test func aLeaveNoticesSignedLeaveIsStoredOnlyWhenItChecks() throws {
-        let owner = try Device()
-        let joiner = try Device()
+        let (owner, joiner, zone) = try Self.joinedShare()
         let forger = try Device()
-        let (zone, token) = try Self.share(
-            by: owner, publicPermission: .none, inviting: joiner.identity.peerID)
-        #expect(
-            Self.join(owner, zone: zone, token: token, as: joiner).0
-                == .accepted(title: "Holidays", permission: .readWrite))
         let before = try Self.log(of: zone, in: owner).operations.count
         func leave(_ operation: MembershipOperation) -> (JoinResponse, [[UInt8]]) {
             var published: [[UInt8]] = []
@@ -237,6 +242,35 @@ import Testing
         let log = try Self.log(of: zone, in: owner)
         #expect(log.operations.count == before + 1)
         #expect(log.state?.participants[PersonID(digest: joiner.identity.peerID.bytes)!]?.status == .removed)
+    }
+
+    /// A member the owner removed sends a leave notice with its own signed leave: the log,
+    /// where it is removed already, does not take it, nothing is pushed to the members, and
+    /// its record stays removed. It is told no more than a participant who left.
+    @Test func aRemovedMembersSignedLeaveIsNeitherStoredNorPushed() throws {
+        let (owner, joiner, zone) = try Self.joinedShare()
+        try owner.library.privateStore.setParticipant(
+            zone: zone, peer: joiner.identity.peerID, permission: .readWrite, status: .removed)
+        _ = MembershipIssuer(library: owner.library, identity: owner.identity).reconcile { _, error in
+            Issue.record("reconcile failed: \(error)")
+        }
+        let removed = try Self.log(of: zone, in: owner)
+        let entry = try #require(PersonID(digest: joiner.identity.peerID.bytes))
+        #expect(removed.state?.participants[entry]?.status == .removed)
+        let leave = MembershipOperation.signed(
+            .leave(person: joiner.person), zone: zone, stamp: owner.library.privateStore.nextStamp(),
+            by: joiner.identity, of: joiner.person)
+        var published: [[UInt8]] = []
+        let answer = JoinHandler.leave(
+            ZoneNotice(type: .leaveNotice, zone: zone, operation: leave.encoded), by: joiner.identity.peerID,
+            person: joiner.list, library: owner.library
+        ) { _, operations in published += operations }
+        #expect(answer == .refused(code: .left, message: "you left share \(zone)"))
+        #expect(published.isEmpty)
+        #expect(try Self.log(of: zone, in: owner).operations.count == removed.operations.count)
+        #expect(
+            try owner.library.privateStore.participant(zone: zone, peer: joiner.identity.peerID)?.status
+                == .removed)
     }
 
     @Test func aJoinerWhoseClockIsBehindSignsAgainAfterTheOwnersClockAndEndsAccepted() throws {
