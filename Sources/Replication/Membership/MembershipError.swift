@@ -23,6 +23,8 @@ public enum MembershipError: Error, Equatable, Sendable, CustomStringConvertible
     /// An accept or leave signed for another person, or an accept naming another device.
     case notSignedBySubject(action: String, signer: PeerID)
     case tooManyOperations(maximum: Int)
+    /// More operations signed by one participant person than its share of the log.
+    case tooManyOperationsSignedBy(PersonID, maximum: Int)
 
     // Set aside by the fold: kept (a later arrival may come before it), but void.
 
@@ -66,6 +68,9 @@ public enum MembershipError: Error, Equatable, Sendable, CustomStringConvertible
             "device \(signer) may \(action) only for itself and its own person"
         case .tooManyOperations(let maximum):
             "a zone's membership holds at most \(maximum) operations: stop this share and create a new one"
+        case .tooManyOperationsSignedBy(let person, let maximum):
+            "person \(person) has signed \(maximum) membership operations of this zone, all it may until the owner "
+                + "invites, changes or removes it again: this one is refused"
         case .beforeCreate: "membership operation dated before the zone was created: it has no effect"
         case .alreadyCreated: "the zone was already created: a second create has no effect"
         case .afterStop: "the zone was stopped: later membership operations have no effect"

@@ -13,6 +13,16 @@ import Store
 public struct MembershipLog: Sendable {
     /// At most this many operations per zone: membership changes are made by hand.
     public static let maximumOperations = 10_000
+    /// Of `maximumOperations`, the last this many are for the owner's own: participants'
+    /// operations (accepts, leaves) cannot take them, so the owner can always remove.
+    public static let ownerReserve = 1_000
+    /// At most this many operations signed by one participant person, plus
+    /// `operationsPerOwnerMention` for each of the owner's operations naming it (invitation,
+    /// permission change, removal). An honest person signs an accept per device and
+    /// invitation, and a leave: far fewer. Without a bound, a member signing accept after
+    /// accept (each valid, each kept) filled the log, and every replica's, to its maximum.
+    public static let operationsPerParticipant = 32
+    public static let operationsPerOwnerMention = 8
 
     public let zone: String
     /// The zone's owner person, known to whoever holds the zone (its URL, its store): only
@@ -22,6 +32,10 @@ public struct MembershipLog: Sendable {
     public private(set) var operations: [MembershipOperation] = []
     private var hashes: Set<[UInt8]> = []
     private var fold = MembershipFold()
+    /// Operations kept per participant person that signed them.
+    private var signedBy: [PersonID: Int] = [:]
+    /// The owner's operations kept per person they name.
+    private var ownerMentions: [PersonID: Int] = [:]
 
     public init(zone: String, owner: PersonID) {
         self.zone = zone
@@ -51,8 +65,22 @@ public struct MembershipLog: Sendable {
     ) throws(MembershipError) {
         guard !hashes.contains(operation.hash) else { return }
         try check(operation, directory: directory)
-        guard operations.count < Self.maximumOperations else {
-            throw .tooManyOperations(maximum: Self.maximumOperations)
+        let signer = operation.signerPerson
+        if signer == owner {
+            guard operations.count < Self.maximumOperations else {
+                throw .tooManyOperations(maximum: Self.maximumOperations)
+            }
+            if let named = operation.action.namedPerson { ownerMentions[named, default: 0] += 1 }
+        } else {
+            guard operations.count < Self.maximumOperations - Self.ownerReserve else {
+                throw .tooManyOperations(maximum: Self.maximumOperations - Self.ownerReserve)
+            }
+            let mentions = ownerMentions[signer, default: 0]
+            let allowed = Self.operationsPerParticipant + Self.operationsPerOwnerMention * mentions
+            guard signedBy[signer, default: 0] < allowed else {
+                throw .tooManyOperationsSignedBy(signer, maximum: allowed)
+            }
+            signedBy[signer, default: 0] += 1
         }
         let place = insertionIndex(of: operation)
         operations.insert(operation, at: place)

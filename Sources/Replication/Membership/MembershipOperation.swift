@@ -126,6 +126,14 @@ extension MembershipOperation.Action {
         return .remove(person: person, cutoffs: cutoffs.sorted { $0.device < $1.device })
     }
 
+    /// The participant an owner's invitation, permission change or removal names.
+    var namedPerson: PersonID? {
+        switch self {
+        case .invite(let person, _), .setPermission(let person, _), .remove(let person, _): person
+        default: nil
+        }
+    }
+
     /// A short name for messages.
     var name: String {
         switch self {

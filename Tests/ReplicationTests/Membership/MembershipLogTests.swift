@@ -161,6 +161,58 @@ import Testing
         #expect(log.state?.stopped == false)
     }
 
+    /// A member signing accept after accept (each valid, each kept) used to fill the log,
+    /// and every replica's, to its maximum, after which the owner could not even remove it.
+    /// Now a participant person has a share of the log, which each of the owner's operations
+    /// naming it raises, and the owner's removal goes through.
+    @Test func aParticipantsOperationsBeyondItsShareAreRefusedAndItCanStillBeRemoved() throws {
+        var log = try people.log([
+            people.create(),
+            people.op(.invite(person: alice, permission: .readWrite), by: people.laptop, at: 11),
+        ])
+        let share = MembershipLog.operationsPerParticipant + MembershipLog.operationsPerOwnerMention
+        for index in 0..<share {
+            try log.receive(acceptByAlice(at: 100 + UInt64(index)), directory: people.directory)
+        }
+        let count = log.operations.count
+        #expect(throws: MembershipError.tooManyOperationsSignedBy(alice, maximum: share)) {
+            try log.receive(acceptByAlice(at: 1_000), directory: people.directory)
+        }
+        #expect(log.operations.count == count)
+        #expect(participant(log, alice)?.status == .accepted)
+        try log.receive(
+            people.op(.remove(person: alice, cutoffs: []), by: people.laptop, at: 2_000),
+            directory: people.directory)
+        #expect(participant(log, alice)?.status == .removed)
+        // The removal names her: her share grows by one mention (a leave, here set aside).
+        try log.receive(
+            people.op(.leave(person: alice), by: aliceDevice, at: 2_001), directory: people.directory)
+        #expect(log.operations.count == count + 2)
+    }
+
+    /// The last `ownerReserve` places of the log are the owner's: participants' operations
+    /// are refused before it, the owner's still taken.
+    @Test func theLogsLastPlacesAreKeptForTheOwner() throws {
+        var log = try people.log([
+            people.create(),
+            people.op(.invite(person: alice, permission: .readWrite), by: people.laptop, at: 11),
+        ])
+        let open = MembershipLog.maximumOperations - MembershipLog.ownerReserve
+        for index in log.operations.count..<open {
+            try log.receive(
+                people.op(.setTitle("Title \(index)"), by: people.laptop, at: 100 + UInt64(index)),
+                directory: people.directory)
+        }
+        #expect(throws: MembershipError.tooManyOperations(maximum: open)) {
+            try log.receive(acceptByAlice(at: 50_000), directory: people.directory)
+        }
+        try log.receive(
+            people.op(.remove(person: alice, cutoffs: []), by: people.laptop, at: 50_001),
+            directory: people.directory)
+        #expect(participant(log, alice)?.status == .removed)
+        #expect(log.operations.count == open + 1)
+    }
+
     // MARK: set aside by the fold
 
     @Test func anAcceptWithoutAnInvitationHasNoEffect() throws {
