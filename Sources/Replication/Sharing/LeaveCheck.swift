@@ -4,9 +4,8 @@ import Store
 /// zone by the connection's device as its proven person, whose signature checks.
 ///
 /// Why the notice is honoured anyway: the notice itself comes from the participant's own
-/// device over TLS, so its record is marked removed as before; only a leave that checks and
-/// ends a membership enters the log (a forged or mismatched one, or a removed member's, is
-/// dropped).
+/// device over TLS, so its record is marked removed as before; only a leave that checks
+/// enters the log (a forged or mismatched one, or a removed member's, is dropped).
 enum LeaveCheck {
     /// The leave operation in `bytes` if it checks against the log of `zone` this library
     /// owns; nil otherwise.
@@ -26,11 +25,17 @@ enum LeaveCheck {
         } catch {
             return nil
         }
-        // A leave the fold sets aside (its person removed already, or never a participant)
-        // would be kept for good and pushed to every member all the same: a removed member
-        // sending one after another could fill the log to `MembershipLog.maximumOperations`,
-        // after which the owner could not invite or remove anyone in the zone.
-        guard log.rejection(of: operation.hash) == nil else { return nil }
+        // A leave the fold sets aside although the log holds its person (under the person's
+        // ID or the device's) comes from someone removed already, or after the stop: kept, it
+        // would be pushed to every member for nothing, and a removed member sending one after
+        // another would spend the log's places. One whose person the log does not hold yet is
+        // kept: the accept it follows may still be on its way from the member that admitted it.
+        if log.rejection(of: operation.hash) != nil, let state = log.state,
+            state.participants[named] != nil
+                || PersonID(digest: peer.bytes).map({ state.participants[$0] != nil }) == true
+        {
+            return nil
+        }
         return operation
     }
 }

@@ -246,7 +246,8 @@ import Testing
 
     /// A member the owner removed sends a leave notice with its own signed leave: the log,
     /// where it is removed already, does not take it, nothing is pushed to the members, and
-    /// its record stays removed. It is told no more than a participant who left.
+    /// its record stays removed. It is told no more than a participant who left. A leave
+    /// whose person the log does not hold yet is still kept.
     @Test func aRemovedMembersSignedLeaveIsNeitherStoredNorPushed() throws {
         let (owner, joiner, zone) = try Self.joinedShare()
         try owner.library.privateStore.setParticipant(
@@ -271,6 +272,23 @@ import Testing
         #expect(
             try owner.library.privateStore.participant(zone: zone, peer: joiner.identity.peerID)?.status
                 == .removed)
+        // A device the owner has a record of but its log does not hold yet (its accept still on
+        // its way from a member that admitted it): its leave is kept and pushed, to take
+        // effect where the accept is.
+        let newcomer = try Device()
+        try owner.library.privateStore.setParticipant(
+            zone: zone, peer: newcomer.identity.peerID, permission: .readWrite, status: .accepted)
+        let early = MembershipOperation.signed(
+            .leave(person: newcomer.person), zone: zone, stamp: owner.library.privateStore.nextStamp(),
+            by: newcomer.identity, of: newcomer.person)
+        var pushed: [[UInt8]] = []
+        _ = JoinHandler.leave(
+            ZoneNotice(type: .leaveNotice, zone: zone, operation: early.encoded),
+            by: newcomer.identity.peerID,
+            person: newcomer.list, library: owner.library
+        ) { _, operations in pushed += operations }
+        #expect(pushed == [early.encoded])
+        #expect(try owner.library.privateStore.membershipOperationHashes(zone: zone).contains(early.hash))
     }
 
     @Test func aJoinerWhoseClockIsBehindSignsAgainAfterTheOwnersClockAndEndsAccepted() throws {
