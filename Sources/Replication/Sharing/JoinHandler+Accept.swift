@@ -14,6 +14,10 @@ extension JoinHandler {
         case none
         /// The accept to store and push once the joiner is admitted.
         case keep(MembershipOperation)
+        /// The accept takes effect but changes nothing (the log holds the device accepted
+        /// already, a device accepting the same share again): admitted, nothing stored. Each
+        /// one kept would spend a place of the person's share of the log (`MembershipLog`).
+        case unchanged
         /// The accepts are dated before what they need: answer with this clock reading.
         case tooEarly(clock: UInt64)
     }
@@ -57,7 +61,9 @@ extension JoinHandler {
         for candidate in candidates {
             var trial = stored.log
             try? trial.receive(candidate, directory: stored.directory)
-            if trial.rejection(of: candidate.hash) == nil { return .keep(candidate) }
+            if trial.rejection(of: candidate.hash) == nil {
+                return trial.state == stored.log.state ? .unchanged : .keep(candidate)
+            }
         }
         let latest = stored.log.operations.map(\.stamp).max() ?? 0
         if candidates.contains(where: { $0.stamp <= latest }) { return .tooEarly(clock: clock.nextStamp()) }

@@ -69,6 +69,8 @@ enum JoinHandler {
             case .keep(let operation):
                 valid = true
                 accept = operation
+            case .unchanged:
+                valid = true
             case .tooEarly(let clock):
                 if tokenIsValid { return .acceptTooEarly(clock: clock) }
             }

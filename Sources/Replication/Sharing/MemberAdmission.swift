@@ -53,24 +53,26 @@ enum MemberAdmission {
             else {
                 return refusal(of: request, person: person, in: stored)
             }
-            let accept: MembershipOperation
+            // Nil when the log holds the device accepted already: admitted, nothing stored.
+            let accept: MembershipOperation?
             switch try JoinHandler.verdict(on: request, from: peer, person: person, in: stored, clock: store)
             {
             case .tooEarly(let clock): return .acceptTooEarly(clock: clock)
             case .none: return refusal(of: request, person: person, in: stored)
             case .keep(let operation): accept = operation
+            case .unchanged: accept = nil
             }
             var log = stored.log
-            try? log.receive(accept, directory: stored.directory)
+            if let accept { try? log.receive(accept, directory: stored.directory) }
             guard let state = log.state, let participant = state.participants[person.person],
                 participant.status == .accepted
             else { return refusal(of: request, person: person, in: stored) }
             try library.privateStore.saveDeviceListEntries(
                 person.entries.map { ($0.hash, $0.encoded) }, of: person.person)
-            try store.addMembershipOperations([(accept.hash, accept.encoded)], zone: zone)
+            if let accept { try store.addMembershipOperations([(accept.hash, accept.encoded)], zone: zone) }
             try store.replaceLogMembers(zone: zone, admitted: state.admittedDevices)
             try store.addLogMember(.init(zone: zone, device: peer, address: address?.description))
-            publish(zone, [accept.encoded])
+            if let accept { publish(zone, [accept.encoded]) }
             return .accepted(title: state.title, permission: participant.permission)
         } catch let refusal as JoinHandler.AcceptRefusal {
             return .refused(code: .invalidAccept, message: refusal.message)

@@ -50,14 +50,14 @@ import Testing
     }
 
     /// An owner's private share with an invited device that has joined it.
-    static func joinedShare() throws -> (owner: Device, joiner: Device, zone: String) {
+    static func joinedShare() throws -> (owner: Device, joiner: Device, zone: String, token: String) {
         let owner = try Device()
         let joiner = try Device()
         let (zone, token) = try share(by: owner, publicPermission: .none, inviting: joiner.identity.peerID)
         #expect(
             join(owner, zone: zone, token: token, as: joiner).0
                 == .accepted(title: "Holidays", permission: .readWrite))
-        return (owner, joiner, zone)
+        return (owner, joiner, zone, token)
     }
 
     /// The owner's log of `zone` as stored.
@@ -211,7 +211,7 @@ import Testing
     }
 
     @Test func aLeaveNoticesSignedLeaveIsStoredOnlyWhenItChecks() throws {
-        let (owner, joiner, zone) = try Self.joinedShare()
+        let (owner, joiner, zone, _) = try Self.joinedShare()
         let forger = try Device()
         let before = try Self.log(of: zone, in: owner).operations.count
         func leave(_ operation: MembershipOperation) -> (JoinResponse, [[UInt8]]) {
@@ -244,12 +244,29 @@ import Testing
         #expect(log.state?.participants[PersonID(digest: joiner.identity.peerID.bytes)!]?.status == .removed)
     }
 
+    /// A device that accepts the same share again (its accept signed anew, so a new
+    /// operation) is admitted as before, and nothing is stored or pushed: kept, each one
+    /// would spend a place of its person's share of the log, and a device accepting on every
+    /// start would in time be refused.
+    @Test func acceptingTheSameShareAgainIsAdmittedAndStoresNothing() throws {
+        let (owner, joiner, zone, token) = try Self.joinedShare()
+        let before = try owner.library.privateStore.membershipOperationHashes(zone: zone)
+        for _ in 0..<3 {
+            let (answer, published, accepts) = Self.join(owner, zone: zone, token: token, as: joiner)
+            #expect(answer == .accepted(title: "Holidays", permission: .readWrite))
+            #expect(published.isEmpty)
+            let hashes = try accepts.map { try MembershipOperation(decoding: $0).hash }
+            #expect(!hashes.isEmpty && hashes.allSatisfy { !before.contains($0) })
+        }
+        #expect(try owner.library.privateStore.membershipOperationHashes(zone: zone) == before)
+    }
+
     /// A member the owner removed sends a leave notice with its own signed leave: the log,
     /// where it is removed already, does not take it, nothing is pushed to the members, and
     /// its record stays removed. It is told no more than a participant who left. A leave
     /// whose person the log does not hold yet is still kept.
     @Test func aRemovedMembersSignedLeaveIsNeitherStoredNorPushed() throws {
-        let (owner, joiner, zone) = try Self.joinedShare()
+        let (owner, joiner, zone, _) = try Self.joinedShare()
         try owner.library.privateStore.setParticipant(
             zone: zone, peer: joiner.identity.peerID, permission: .readWrite, status: .removed)
         _ = MembershipIssuer(library: owner.library, identity: owner.identity).reconcile { _, error in
