@@ -19,6 +19,7 @@ public final class TestLibrary: @unchecked Sendable {
     }
 
     public var priv: LibraryStore { library.privateStore }
+    public var shared: LibraryStore { library.sharedStore }
 
     /// Closes the library and opens its state directory again, as a restarted daemon does
     /// (migrating a store an earlier version wrote); the caller closes what it returns.
@@ -26,7 +27,6 @@ public final class TestLibrary: @unchecked Sendable {
         library.close()
         return try Library(directory: directory.file("state"), localPeer: peer)
     }
-    public var shared: LibraryStore { library.sharedStore }
 
     /// The blob directory of one store.
     public func blobRoot(_ kind: StoreKind) -> String { directory.file("state/blobs/" + kind.rawValue) }

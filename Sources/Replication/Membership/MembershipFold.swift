@@ -73,10 +73,7 @@ struct MembershipFold: Sendable {
             }
         case .leave(let person):
             guard person != state.owner else { return .ownerIsNotAParticipant }
-            // The person's entry, or else the one under the signing device's ID (an
-            // invitation of the device).
-            let entry =
-                state.participants[person] != nil ? person : PersonID(digest: signer.bytes) ?? person
+            let entry = state.entryLeft(by: person, signer: signer)
             guard let participant = state.participants[entry], participant.status != .removed else {
                 return .notAParticipant(person)
             }

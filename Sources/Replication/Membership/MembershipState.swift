@@ -32,6 +32,12 @@ public struct MembershipState: Hashable, Sendable {
         return participant.status == .accepted && participant.permission == .readWrite
     }
 
+    /// The entry a leave by `person`, signed by `signer`, ends: the person's, or else the one
+    /// under the signing device's ID (an invitation of the device).
+    func entryLeft(by person: PersonID, signer: PeerID) -> PersonID {
+        participants[person] != nil ? person : PersonID(digest: signer.bytes) ?? person
+    }
+
     /// The devices of accepted participants, with their person's permission: who a member
     /// replicates the zone with before the owner's records name them (`log_members`).
     /// Nobody while the zone is stopped.

@@ -25,14 +25,13 @@ enum LeaveCheck {
         } catch {
             return nil
         }
-        // A leave the fold sets aside although the log holds its person (under the person's
-        // ID or the device's) comes from someone removed already, or after the stop: kept, it
-        // would be pushed to every member for nothing, and a removed member sending one after
-        // another would spend the log's places. One whose person the log does not hold yet is
-        // kept: the accept it follows may still be on its way from the member that admitted it.
+        // A leave the fold sets aside although the log holds the entry it would end comes
+        // from someone removed already, or after the stop: kept, it would be pushed to every
+        // member for nothing, and a removed member sending one after another would spend the
+        // log's places. One whose entry the log does not hold yet is kept: the accept it
+        // follows may still be on its way from the member that admitted it.
         if log.rejection(of: operation.hash) != nil, let state = log.state,
-            state.participants[named] != nil
-                || PersonID(digest: peer.bytes).map({ state.participants[$0] != nil }) == true
+            state.participants[state.entryLeft(by: named, signer: peer)] != nil
         {
             return nil
         }
