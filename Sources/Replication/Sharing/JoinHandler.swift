@@ -128,7 +128,8 @@ enum JoinHandler {
     }
 
     /// `peer` left the notice's zone (it has purged its copy): recorded as removed, and the
-    /// notice's signed `leave`, if it checks (`LeaveCheck`), stored and given to `publish`. A
+    /// notice's signed `leave`, if it checks (`LeaveCheck`), stored with the leaver's device
+    /// list and given to `publish`. A
     /// peer that never took part is answered as for a zone that does not exist.
     static func leave(
         _ notice: ZoneNotice, by peer: PeerID, person: DeviceList? = nil, library: Library,
@@ -136,10 +137,14 @@ enum JoinHandler {
     ) -> JoinResponse {
         let zone = notice.zone
         guard participation(of: peer, in: zone, library: library) != nil else { return unknownShare(zone) }
-        if let bytes = notice.operation,
+        if let bytes = notice.operation, let person,
             let operation = LeaveCheck.checked(
                 bytes, zone: zone, from: peer, person: person, library: library)
         {
+            // The leaver's device list goes with its leave: the log, loaded again, checks the
+            // leave's signature against it (a device admitted by a member while this owner was
+            // away has no list here yet).
+            try? library.privateStore.remember(person, of: peer)
             _ = try? library.privateStore.addMembershipOperations(
                 [(operation.hash, operation.encoded)], zone: zone)
             publish(zone, [operation.encoded])

@@ -10,10 +10,10 @@ enum LeaveCheck {
     /// The leave operation in `bytes` if it checks against the log of `zone` this library
     /// owns; nil otherwise.
     static func checked(
-        _ bytes: [UInt8], zone: String, from peer: PeerID, person: DeviceList?, library: Library
+        _ bytes: [UInt8], zone: String, from peer: PeerID, person: DeviceList, library: Library
     ) -> MembershipOperation? {
         let store = library.privateStore
-        guard let person, let operation = try? MembershipOperation(decoding: bytes),
+        guard let operation = try? MembershipOperation(decoding: bytes),
             case .leave(let named) = operation.action, named == person.person, operation.signer == peer,
             let owner = try? store.localPerson(),
             let stored = try? StoredMembership.load(

@@ -306,6 +306,9 @@ import Testing
         ) { _, operations in pushed += operations }
         #expect(pushed == [early.encoded])
         #expect(try owner.library.privateStore.membershipOperationHashes(zone: zone).contains(early.hash))
+        // The owner keeps the leaver's device list with its leave: its log, loaded again,
+        // checks the leave's signature and holds it, as the members' logs do.
+        #expect(try Self.log(of: zone, in: owner).contains(early.hash))
     }
 
     @Test func aJoinerWhoseClockIsBehindSignsAgainAfterTheOwnersClockAndEndsAccepted() throws {
