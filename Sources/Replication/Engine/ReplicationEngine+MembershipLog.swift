@@ -162,7 +162,8 @@ extension ReplicationEngine {
                     zone: zone, token: token.map { String(decoding: $0, as: UTF8.self) } ?? "",
                     accepts: [accept.encoded])
                 let response = JoinHandler.respond(
-                    to: request, from: device, person: lists.first { $0.person == person }, library: library
+                    to: request, from: device, person: lists.first { $0.person == person }, library: library,
+                    relayed: true
                 ) { published.append(($0, $1)) }
                 switch response {
                 case .accepted:

@@ -17,7 +17,8 @@ extension JoinHandler {
         /// The accept takes effect but changes nothing (the log holds the device accepted
         /// already, a device accepting the same share again): admitted, nothing stored. Each
         /// one kept would spend a place of the person's share of the log (`MembershipLog`).
-        case unchanged
+        /// Carries the accept for the one case it is kept: relayed by a member that holds it.
+        case unchanged(MembershipOperation)
         /// The accepts are dated before what they need: answer with this clock reading.
         case tooEarly(clock: UInt64)
     }
@@ -62,7 +63,7 @@ extension JoinHandler {
             var trial = stored.log
             try? trial.receive(candidate, directory: stored.directory)
             if trial.rejection(of: candidate.hash) == nil {
-                return trial.state == stored.log.state ? .unchanged : .keep(candidate)
+                return trial.state == stored.log.state ? .unchanged(candidate) : .keep(candidate)
             }
         }
         let latest = stored.log.operations.map(\.stamp).max() ?? 0

@@ -45,13 +45,16 @@ enum JoinHandler {
     /// the log takes is stored once the joiner is admitted and goes to `publish`. The
     /// person's device list is kept only once it is admitted.
     ///
+    /// `relayed`: the accept came in a member's log (`ReplicationEngine.ratify`), which holds
+    /// it already; it is stored even if it changes nothing here.
+    ///
     /// A request without a token stands for a join a member admitted while this owner was
     /// away (the member relays the joiner's accept, or the joiner asks itself): a person's
     /// accept names no token, and the log's invitation of the person, which such an accept
     /// needs, stands in for the URL's token. A URL's token is never empty.
     static func respond(
         to request: JoinRequest, from peer: PeerID, person: DeviceList? = nil, library: Library,
-        publish: (String, [[UInt8]]) -> Void = { _, _ in }
+        relayed: Bool = false, publish: (String, [[UInt8]]) -> Void = { _, _ in }
     ) -> JoinResponse {
         let store = library.privateStore
         do {
@@ -69,8 +72,11 @@ enum JoinHandler {
             case .keep(let operation):
                 valid = true
                 accept = operation
-            case .unchanged:
+            case .unchanged(let operation):
                 valid = true
+                // A member holds it already: kept here too, so that every log holds the same
+                // operations (the owner's push brings it to the other members).
+                if relayed { accept = operation }
             case .tooEarly(let clock):
                 if tokenIsValid { return .acceptTooEarly(clock: clock) }
             }

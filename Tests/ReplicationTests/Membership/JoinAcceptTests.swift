@@ -261,6 +261,30 @@ import Testing
         #expect(try owner.library.privateStore.membershipOperationHashes(zone: zone) == before)
     }
 
+    /// A member that admitted a device while the owner was away, its log without the device's
+    /// earlier accept, holds an accept the owner's log does not need. Relayed by the member
+    /// (ratified), the owner stores and pushes it all the same, so that every log holds the
+    /// same operations; the device accepting again on its own still stores nothing.
+    @Test func anUnchangedAcceptAMemberRelaysIsStoredSoThatTheLogsAgree() throws {
+        let (owner, joiner, zone, token) = try Self.joinedShare()
+        let again = JoinAccepts.sign(
+            zone: zone, token: token, identity: joiner.identity, library: joiner.library)
+        let hashes = try again.map { try MembershipOperation(decoding: $0).hash }
+        let before = try owner.library.privateStore.membershipOperationHashes(zone: zone)
+        #expect(!again.isEmpty && hashes.allSatisfy { !before.contains($0) })
+        var published: [[UInt8]] = []
+        let answer = JoinHandler.respond(
+            to: JoinRequest(zone: zone, token: token, accepts: again), from: joiner.identity.peerID,
+            person: joiner.list, library: owner.library, relayed: true
+        ) { _, operations in published += operations }
+        #expect(answer == .accepted(title: "Holidays", permission: .readWrite))
+        let kept = try #require(published.first)
+        #expect(published.count == 1 && again.contains(kept))
+        let stored = try owner.library.privateStore.membershipOperationHashes(zone: zone)
+        #expect(stored.subtracting(before) == [try MembershipOperation(decoding: kept).hash])
+        #expect(try Self.log(of: zone, in: owner).contains(MembershipOperation(decoding: kept).hash))
+    }
+
     /// A member the owner removed sends a leave notice with its own signed leave: the log,
     /// where it is removed already, does not take it, nothing is pushed to the members, and
     /// its record stays removed. It is told no more than a participant who left. A leave
