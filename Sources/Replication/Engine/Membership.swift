@@ -181,10 +181,14 @@ public struct Membership: Sendable, Equatable {
         zonesByPeer.flatMap { peer, zones in zones.filter { $0.zone == zone }.map { (peer, $0) } }
     }
 
-    /// Whether this side dials `peer` when it knows its address: every member, except the
-    /// fellows beyond the mesh's dial limit.
+    /// Whether this side dials `peer` when it knows its address: every member it replicates
+    /// a zone with, except the fellows beyond the mesh's dial limit. A `pending` participant
+    /// is admitted (it connects to accept its invitation) but not dialed: nothing is
+    /// replicated with it yet, and a device that left the share (or was removed) before its
+    /// new invitation closes such a connection as a stranger's, which `sync --wait` then
+    /// reported as unreachable.
     public func dials(_ peer: PeerID) -> Bool {
-        admitted.contains(peer) && (!fellows.contains(peer) || dialedFellows.contains(peer))
+        zonesByPeer[peer] != nil && (!fellows.contains(peer) || dialedFellows.contains(peer))
     }
 
     /// Every peer this library has anything to do with.

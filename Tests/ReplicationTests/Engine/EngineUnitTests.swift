@@ -56,6 +56,11 @@ import Testing
             ])
         #expect(membership.admitted == [accepted, pending, otherOwner])
         #expect(membership.owners == [otherOwner])
+        // A pending participant may connect (to accept), but is not dialed: nothing is
+        // replicated with it yet, and one that left before its new invitation would refuse
+        // the owner as a stranger.
+        #expect(membership.dials(accepted) && membership.dials(otherOwner))
+        #expect(!membership.dials(pending) && !membership.dials(removed))
     }
 
     @Test func inboxCoalescesCommitsAndPutsUrgentEventsFirst() {
