@@ -302,6 +302,7 @@ extension ReplicationEngine: ConnectionOwner {
                 logger.log(.notice, "refused a connection from \(peer): \(refusal.reason)", peer: peer)
                 emit(.refused(peer, reason: refusal.reason))
                 refusal.told = removalNotice(for: connection)
+                tellDepartureNow(to: peer)
             } else {
                 logger.log(.info, "closing a new connection: \(refusal.reason)", peer: peer)
             }
@@ -339,6 +340,18 @@ extension ReplicationEngine: ConnectionOwner {
             groups.current[person]?.contains(connection.peer) != true
         else { return [] }
         return [DeviceListMessage(currentDeviceList).frame()]
+    }
+
+    /// `peer`, refused as no member, owns a share this peer left without having told it yet
+    /// (its daemon was away): the membership upkeep tells it now rather than at its next
+    /// round, so that the owner, which still counts this peer in, learns it on its own
+    /// contact. Only the owner of a pending departure triggers a round: a stranger's
+    /// connection makes this peer dial no one.
+    private func tellDepartureNow(to peer: PeerID) {
+        guard let departures = try? library.sharedStore.pendingDepartures(),
+            departures.contains(where: { $0.owner == peer })
+        else { return }
+        checkMemberships()
     }
 
     /// A guest (a peer joining, leaving or checking a share) gets a slot, if one is free, for
@@ -433,6 +446,14 @@ extension ReplicationEngine: ConnectionOwner {
             state.withLock { $0.book.clearInUse(peer) }
             emit(.disconnected(peer, reason: reason.description))
             state.withLock { $0.neighboursChanged = true }
+        }
+        if case .remoteClosed(.notMember, _) = reason, state.withLock({ $0.membership.owners.contains(peer) })
+        {
+            // An owner that does not take this peer for a member: a join through a member it
+            // has not ratified yet, or a membership that ended while this peer was away. The
+            // upkeep asks it now (showing the accept, or asking whether the membership holds)
+            // rather than at its next round.
+            checkMemberships()
         }
         wakeLoop()
     }
