@@ -24,4 +24,15 @@ enum JoinAccepts {
             ).encoded
         }
     }
+
+    /// This device's accept of `zone` without a token, signed now: what a device a member
+    /// admitted shows the owner for ratification when it holds no accept of its own (the
+    /// member went away, or was removed, before the log holding the first one reached this
+    /// device). It takes effect through an invitation of the person; nil without a person.
+    static func withoutToken(zone: String, identity: PeerIdentity, library: Library) -> MembershipOperation? {
+        guard let person = try? library.privateStore.localPerson() else { return nil }
+        return MembershipOperation.signed(
+            .accept(person: person, device: identity.peerID, token: nil), zone: zone,
+            stamp: library.sharedStore.nextStamp(), by: identity, of: person)
+    }
 }

@@ -167,7 +167,10 @@ final class MembershipUpkeep: Sendable {
     /// it from members too, but they may all be away when it returns). Nothing is purged
     /// here: a refusal is logged, and the owner's records decide once they arrive.
     private func askRatification(of zone: String, owner: PeerID, at address: PeerAddress) {
-        guard let accept = MemberAdmission.ownAccept(of: zone, library: library) else { return }
+        guard
+            let accept = MemberAdmission.ownAccept(of: zone, library: library)
+                ?? JoinAccepts.withoutToken(zone: zone, identity: identity, library: library)
+        else { return }
         let answer: JoinResponse
         do {
             answer = try ShareMembership.ratify(
