@@ -1,0 +1,171 @@
+import ControlProtocol
+import Foundation
+import TestSupport
+import Testing
+
+/// Random membership schedules across five daemons, as the people who attack each version run
+/// them: the owner and four other persons' daemons are stopped and started at random while
+/// the owner invites, removes and changes permissions, and the others accept (through the
+/// owner, or through a member while the owner is away) and leave. Once all run again and are
+/// in sync, every daemon still in the share holds the same signed membership log as the
+/// owner (as many operations, each person where the owner has it), with a fold that matches
+/// its records, and the owner has each person where the schedule left it.
+@Suite(.onOwnThreads) struct MembershipScheduleTests {
+    /// Where a person stands in the schedule, as the commands that succeeded left it.
+    enum Standing: Equatable {
+        case outside, invited, member, left, removed
+    }
+
+    /// One step of a schedule: a daemon (by index, the owner's first) stopped or started, or
+    /// a command about one of the four other persons (by index among them).
+    enum Step {
+        case stop(Int)
+        case start(Int)
+        case invite(Int)
+        case accept(Int)
+        case leave(Int)
+        case remove(Int)
+        case permission(Int)
+    }
+
+    @Test func randomMembershipSchedulesAcrossFiveDaemonsEndWithTheSameLog() throws {
+        let seed = SeededRandom.chooseSeed()
+        var random = SeededRandom(seed: seed)
+        let replay = "seed \(seed) (replay: PEERSHARE_TEST_SEED=\(seed))"
+        let alice = try SharingPeer("alice")
+        let others = try ["bob", "carol", "dave", "erin"].map { try SharingPeer($0) }
+        let everyone = [alice] + others
+        for peer in everyone { peer.join(everyone) }
+        let photo = try alice.addPhoto("beach.jpg", bytes: randomBytes(2048), tags: ["summer"])
+        let created = try alice.json("share", "create", photo, "--title", "Holidays")
+        let share = try #require(created["share"]?.stringValue)
+        var url = try #require(created["url"]?.stringValue)
+        var standing = Array(repeating: Standing.outside, count: others.count)
+        var running = Array(repeating: true, count: everyone.count)
+        var steps: [String] = []
+
+        for _ in 0..<24 {
+            // Every step that can be taken now, one chosen at random.
+            var choices: [Step] = everyone.indices.map { running[$0] ? .stop($0) : .start($0) }
+            for index in others.indices {
+                let up = running[index + 1]
+                switch standing[index] {
+                case .outside, .left, .removed:
+                    if running[0] { choices.append(.invite(index)) }
+                case .invited:
+                    if up { choices += [.accept(index), .accept(index)] }
+                case .member:
+                    if up { choices.append(.leave(index)) }
+                    if running[0] { choices += [.remove(index), .permission(index)] }
+                }
+            }
+            let step = choices[Int(random.next() % UInt64(choices.count))]
+            let permission = random.next() % 2 == 0 ? "read-only" : "read-write"
+            switch step {
+            case .stop(let which):
+                try everyone[which].stop()
+                running[which] = false
+                steps.append("stop \(everyone[which].name)")
+            case .start(let which):
+                try everyone[which].start(sameAddress: true)
+                running[which] = true
+                steps.append("start \(everyone[which].name)")
+            case .invite(let index):
+                let invited = try alice.json(
+                    "share", "invite", share, others[index].person, "--permission", permission)
+                // A person whose leave has not reached the owner yet (its daemon was away) is
+                // still accepted there: the invitation changes nothing, and the leave, once it
+                // arrives, ends the membership.
+                let status = invited["status"]?.stringValue ?? "?"
+                if status == "pending" { standing[index] = .invited }
+                url = try #require(alice.share(share)["url"]?.stringValue)
+                steps.append("invite \(others[index].name) \(permission): \(status)")
+            case .accept(let index):
+                let result = try others[index].cli("--json", "accept", url)
+                if result.status == 0 { standing[index] = .member }
+                let outcome =
+                    result.status == 0 ? "accepted" : result.stderr.trimmingCharacters(in: .newlines)
+                steps.append("\(others[index].name) accepts: \(outcome)")
+            case .leave(let index):
+                _ = try others[index].json("share", "leave", share)
+                standing[index] = .left
+                steps.append("\(others[index].name) leaves")
+            case .remove(let index):
+                // Only one the owner records (a join through a member waits for the owner).
+                guard try alice.participantStatus(others[index], in: share) == "accepted" else { continue }
+                _ = try alice.json("share", "remove", share, others[index].person)
+                standing[index] = .removed
+                steps.append("remove \(others[index].name)")
+            case .permission(let index):
+                guard try alice.participantStatus(others[index], in: share) == "accepted" else { continue }
+                _ = try alice.json("share", "permission", share, others[index].person, permission)
+                steps.append("\(others[index].name) made \(permission)")
+            }
+        }
+
+        for (which, peer) in everyone.enumerated() where !running[which] { try peer.start(sameAddress: true) }
+        let names = everyone.map { "\($0.name) \($0.id.prefix(15))" }.joined(separator: ", ")
+        let schedule = "\(replay); schedule: \(steps.joined(separator: "; ")) (devices: \(names))"
+        print("membership schedule, \(schedule)")
+        let members = others.indices.filter { standing[$0] == .member }.map { others[$0] }
+        // Each person where the schedule left it, in the owner's signed log.
+        let expected: [String: String] = Dictionary(
+            uniqueKeysWithValues: others.indices.compactMap { index in
+                switch standing[index] {
+                case .outside: nil
+                case .invited: (others[index].person, "pending")
+                case .member: (others[index].person, "accepted")
+                case .left, .removed: (others[index].person, "removed")
+                }
+            })
+        do {
+            // A join through a member that the owner has yet to ratify (it returned, the
+            // member went away) is refused by the owner until the joiner has shown it its
+            // accept: in sync a moment after.
+            for peer in members + [alice] + members {
+                try? waitUntil("\(peer.name) in sync", timeout: .seconds(60)) {
+                    (try? peer.syncWait()) != nil
+                }
+                try peer.syncWait()
+            }
+            try waitUntil("every member to hold the owner's membership log", timeout: .seconds(60)) {
+                let owners = try alice.share(share)["membership"]
+                guard owners?["matches_records"] == true, Self.statuses(owners) == expected else {
+                    return false
+                }
+                return try members.allSatisfy { member in
+                    let theirs = try member.share(share)["membership"]
+                    return theirs?["matches_records"] == true
+                        && theirs?["operations"] == owners?["operations"]
+                        && Self.statuses(theirs) == expected
+                }
+            }
+        } catch {
+            let views = try everyone.map { peer in
+                "\(peer.name): \((try? peer.share(share)).map { "\($0)" } ?? "no share")"
+            }
+            Issue.record("\(schedule)\n\(views.joined(separator: "\n"))\n\(error)")
+        }
+        // Those no longer in the share hold no copy of it.
+        for index in others.indices where [.left, .removed].contains(standing[index]) {
+            let peer = others[index]
+            try waitUntil("\(peer.name) to hold no copy of the share (\(schedule))") {
+                try !peer.liveShares().contains { $0["share"]?.stringValue == share }
+            }
+        }
+        for peer in everyone { try peer.stop() }
+    }
+
+    /// Each person's status in a `membership` object of `share show`, by person ID.
+    static func statuses(_ membership: JSON?) -> [String: String] {
+        var result: [String: String] = [:]
+        for participant in membership?["participants"]?.arrayValue ?? [] {
+            if let person = participant["person_id"]?.stringValue,
+                let status = participant["status"]?.stringValue
+            {
+                result[person] = status
+            }
+        }
+        return result
+    }
+}
