@@ -6,10 +6,11 @@ import Testing
 /// Random membership schedules across five daemons, as the people who attack each version run
 /// them: the owner and four other persons' daemons are stopped and started at random while
 /// the owner invites, removes and changes permissions, and the others accept (through the
-/// owner, or through a member while the owner is away) and leave. Once all run again and are
-/// in sync, every daemon still in the share holds the same signed membership log as the
-/// owner (as many operations, each person where the owner has it), with a fold that matches
-/// its records, and the owner has each person where the schedule left it.
+/// owner, or through a member while the owner is away), tag the share's photo and leave. Once
+/// all run again and are in sync, every daemon still in the share holds the same signed
+/// membership log as the owner (as many operations, each person where the owner has it), with
+/// a fold that matches its records, and sees the owner's photos and tags; the owner has each
+/// person where the schedule left it.
 @Suite(.onOwnThreads) struct MembershipScheduleTests {
     /// Where a person stands in the schedule, as the commands that succeeded left it.
     enum Standing: Equatable {
@@ -26,6 +27,7 @@ import Testing
         case leave(Int)
         case remove(Int)
         case permission(Int)
+        case tag(Int)
     }
 
     @Test func randomMembershipSchedulesAcrossFiveDaemonsEndWithTheSameLog() throws {
@@ -44,7 +46,7 @@ import Testing
         var running = Array(repeating: true, count: everyone.count)
         var steps: [String] = []
 
-        for _ in 0..<24 {
+        for _ in 0..<28 {
             // Every step that can be taken now, one chosen at random.
             var choices: [Step] = everyone.indices.map { running[$0] ? .stop($0) : .start($0) }
             for index in others.indices {
@@ -55,7 +57,7 @@ import Testing
                 case .invited:
                     if up { choices += [.accept(index), .accept(index)] }
                 case .member:
-                    if up { choices.append(.leave(index)) }
+                    if up { choices += [.leave(index), .tag(index), .tag(index)] }
                     if running[0] { choices += [.remove(index), .permission(index)] }
                 }
             }
@@ -100,6 +102,12 @@ import Testing
                 guard try alice.participantStatus(others[index], in: share) == "accepted" else { continue }
                 _ = try alice.json("share", "permission", share, others[index].person, permission)
                 steps.append("\(others[index].name) made \(permission)")
+            case .tag(let index):
+                // Refused at once on a read-only member; a change the owner refuses later (a
+                // permission changed while the member was away) is undone everywhere.
+                let name = "t\(steps.count)"
+                let result = try others[index].cli("--json", "tag", "add", photo, name)
+                steps.append("\(others[index].name) tags \(name): \(result.status == 0 ? "done" : "refused")")
             }
         }
 
@@ -140,9 +148,14 @@ import Testing
                         && Self.statuses(theirs) == expected
                 }
             }
+            try waitUntil("every member to see the owner's photos and tags", timeout: .seconds(60)) {
+                let owners = try alice.sees(share: share)
+                return try members.allSatisfy { try $0.sees(share: share) == owners }
+            }
         } catch {
             let views = try everyone.map { peer in
-                "\(peer.name): \((try? peer.share(share)).map { "\($0)" } ?? "no share")"
+                "\(peer.name): \((try? peer.share(share)).map { "\($0)" } ?? "no share"); sees "
+                    + "\((try? peer.sees(share: share)).map { "\($0)" } ?? "nothing")"
             }
             Issue.record("\(schedule)\n\(views.joined(separator: "\n"))\n\(error)")
         }
