@@ -18,10 +18,7 @@ enum JoinAccepts {
         if let after { _ = library.sharedStore.moveClock(past: after) }
         let stamp = library.sharedStore.nextStamp()
         return [nil, Array(token.utf8)].map { token in
-            MembershipOperation.signed(
-                .accept(person: person, device: identity.peerID, token: token), zone: zone, stamp: stamp,
-                by: identity, of: person
-            ).encoded
+            accept(zone: zone, token: token, stamp: stamp, identity: identity, person: person).encoded
         }
     }
 
@@ -31,8 +28,17 @@ enum JoinAccepts {
     /// device). It takes effect through an invitation of the person; nil without a person.
     static func withoutToken(zone: String, identity: PeerIdentity, library: Library) -> MembershipOperation? {
         guard let person = try? library.privateStore.localPerson() else { return nil }
-        return MembershipOperation.signed(
-            .accept(person: person, device: identity.peerID, token: nil), zone: zone,
-            stamp: library.sharedStore.nextStamp(), by: identity, of: person)
+        return accept(
+            zone: zone, token: nil, stamp: library.sharedStore.nextStamp(), identity: identity, person: person
+        )
+    }
+
+    /// One accept by this device as `person`.
+    private static func accept(
+        zone: String, token: [UInt8]?, stamp: UInt64, identity: PeerIdentity, person: PersonID
+    ) -> MembershipOperation {
+        MembershipOperation.signed(
+            .accept(person: person, device: identity.peerID, token: token), zone: zone, stamp: stamp,
+            by: identity, of: person)
     }
 }

@@ -135,8 +135,8 @@ enum JoinHandler {
 
     /// `peer` left the notice's zone (it has purged its copy): recorded as removed, and the
     /// notice's signed `leave`, if it checks (`LeaveCheck`), stored with the leaver's device
-    /// list and given to `publish`. A
-    /// peer that never took part is answered as for a zone that does not exist.
+    /// list and given to `publish`. A peer that never took part is answered as for a zone that
+    /// does not exist.
     static func leave(
         _ notice: ZoneNotice, by peer: PeerID, person: DeviceList? = nil, library: Library,
         publish: (String, [[UInt8]]) -> Void = { _, _ in }
