@@ -8,7 +8,7 @@ import Support
 /// zone with its owner and with the zone's other accepted participants (the mesh: each sends
 /// the other only what it wrote itself). A peer is admitted to connect when it is a member of any zone (a
 /// `pending` participant too: it connects to accept its invitation). Owners of shared-store
-/// zones are dialed, and so are participants whose address is known.
+/// zones are dialed, and so are the peers a zone is replicated with whose address is known.
 ///
 /// Addresses: an owner's is the share URL's HOST:PORT, then the one it last said on a
 /// connection; a participant's is the one it last said (docs/PROTOCOL.md §7.5).

@@ -69,12 +69,13 @@ import Testing
     }
 
     static func respond(
-        _ owner: Device, zone: String, token: String, accepts: [[UInt8]], from joiner: Device
+        _ owner: Device, zone: String, token: String, accepts: [[UInt8]], from joiner: Device,
+        relayed: Bool = false
     ) -> (JoinResponse, [[UInt8]]) {
         var published: [[UInt8]] = []
         let answer = JoinHandler.respond(
             to: JoinRequest(zone: zone, token: token, accepts: accepts), from: joiner.identity.peerID,
-            person: joiner.list, library: owner.library
+            person: joiner.list, library: owner.library, relayed: relayed
         ) { _, operations in published += operations }
         return (answer, published)
     }
@@ -272,11 +273,8 @@ import Testing
         let hashes = try again.map { try MembershipOperation(decoding: $0).hash }
         let before = try owner.library.privateStore.membershipOperationHashes(zone: zone)
         #expect(!again.isEmpty && hashes.allSatisfy { !before.contains($0) })
-        var published: [[UInt8]] = []
-        let answer = JoinHandler.respond(
-            to: JoinRequest(zone: zone, token: token, accepts: again), from: joiner.identity.peerID,
-            person: joiner.list, library: owner.library, relayed: true
-        ) { _, operations in published += operations }
+        let (answer, published) = Self.respond(
+            owner, zone: zone, token: token, accepts: again, from: joiner, relayed: true)
         #expect(answer == .accepted(title: "Holidays", permission: .readWrite))
         let kept = try #require(published.first)
         #expect(published.count == 1 && again.contains(kept))
