@@ -232,12 +232,38 @@ extension LibraryStore {
             vouched[sender] = min(
                 vouched[sender], max(current[sender], context.highestTaken(by: sender)))
         }
+        // A signed set (relayed: in its author's order, but in any order with others' sets)
+        // moves its author's entry only over a chain held whole here. One whose changes were
+        // refused for want of a record or photo that came later leaves the entry below it,
+        // and the author's later sets do not carry it past: a delta sent from the entry (the
+        // owner's, or the author's at their next connection) brings the refused changes again.
+        if let signed {
+            let author = signed.author
+            if try !holdsChain(before: signed, current, zone: set.zone, db) {
+                vouched[author] = current[author]
+            } else if !report.refused.isEmpty {
+                vouched[author] = min(vouched[author], max(current[author], signed.hlc - 1))
+            }
+        }
         try mergeClock(set.zone, with: vouched, db)
         // Only the clock moved (every object refused, or already held): the peers this
         // one relays to must hear of it too, or they never agree with it.
         report.clockOnly =
             tx.changeCount == changesBefore && vouched.entries.contains(where: { $0.value > current[$0.key] })
         return report
+    }
+
+    /// Whether `clock` covers the changes of every set of the author's chain before `signed`.
+    private func holdsChain(before signed: SignedSetRow, _ clock: VectorClock, zone: String, _ db: Database)
+        throws -> Bool
+    {
+        guard signed.seq > 1 else { return true }
+        let previous = try db.first(
+            "SELECT hlc FROM signed_sets WHERE zone = ? AND author = ? AND seq = ?", zone,
+            signed.author.bytes,
+            Int64(signed.seq - 1)
+        ) { $0.uint64(0) }
+        return previous.map { clock[signed.author] >= $0 } ?? false
     }
 
     /// The positions of `objects` by entity, in the order of `Entity` (shares and participants
