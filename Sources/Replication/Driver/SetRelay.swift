@@ -165,11 +165,23 @@ final class SetRelay: Sendable {
                 tops[author] = (header.seq, header.hash)
                 stored += 1
             }
-            for report in try work.finish() {
+            let reports = try work.finish()
+            for report in reports {
                 for refusal in report.report.refused {
                     log(
                         .info,
                         "did not take from set \(report.seq) of \(report.author.short) in zone \(zone): \(refusal)"
+                    )
+                }
+            }
+            // What these sets brought (a photo, a record) may be what earlier sets lacked.
+            if !reports.isEmpty {
+                for (author, count) in try retakeRefused(
+                    zone: zone, in: store, maximumBodyBytes: maximumBodyBytes)
+                {
+                    log(
+                        .info,
+                        "took \(count) sets of \(author.short) in zone \(zone) refused before for want of what came since"
                     )
                 }
             }
@@ -180,6 +192,33 @@ final class SetRelay: Sendable {
             received: received, held: SeqVector(tops.mapValues(\.seq)), gap: gap && !failed, notes: notes)
         outcome.stored = stored
         return outcome
+    }
+
+    /// Sets retaken per author and message at most: a set still refused stops its author
+    /// (its entry cannot pass it), so an author whose writes are refused for good costs one
+    /// set per message.
+    static let retakenPerAuthor = 64
+
+    /// Applies again, per author in chain order, the sets held whose changes the clock does
+    /// not claim (refused for want of a record or photo that came later), until one is still
+    /// refused. They were checked when they arrived; each is judged as its author's own
+    /// delivery, by the records held now. Returns how many were taken, per author.
+    private func retakeRefused(zone: String, in store: LibraryStore, maximumBodyBytes: Int) throws
+        -> [PeerID: Int]
+    {
+        var taken: [PeerID: Int] = [:]
+        for (author, rows) in try store.setsNotTaken(zone: zone, limit: Self.retakenPerAuthor) {
+            for row in rows {
+                let signed = try SignedChangeSet(decoding: row.bytes, maximumBodyBytes: maximumBodyBytes)
+                let body = try ChangeSetCodec.decode(signed.body, limits: limits)
+                let set = ChangeSet(
+                    zone: zone, since: VectorClock(), until: VectorClock([author: row.hlc]),
+                    objects: body.objects)
+                guard try store.apply(set, from: author, signed: row).refused.isEmpty else { break }
+                taken[author, default: 0] += 1
+            }
+        }
+        return taken
     }
 }
 

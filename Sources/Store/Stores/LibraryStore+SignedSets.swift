@@ -125,6 +125,41 @@ extension LibraryStore {
         return ((sets, false), bytes)
     }
 
+    /// Per author, the first `limit` sets held of `zone`, in chain order, whose changes the
+    /// zone's clock does not claim: sets refused for want of a record or photo that came
+    /// later (a set moves its author's entry only over a chain held whole), to be taken again.
+    public func setsNotTaken(zone: String, limit: Int) throws -> [PeerID: [SignedSetRow]] {
+        try read { db in
+            let clock = try loadClock(zone, db)
+            var result: [PeerID: [SignedSetRow]] = [:]
+            try db.forEach(
+                """
+                SELECT s.author, s.hlc FROM signed_set_tops t
+                JOIN signed_sets s ON s.zone = t.zone AND s.author = t.author AND s.seq = t.seq
+                WHERE t.zone = ?
+                """, zone
+            ) { row in
+                guard let author = PeerID(digest: row.bytes(0)), author != localPeer,
+                    row.uint64(1) > clock[author]
+                else { return }
+                result[author] = []
+            }
+            for author in result.keys {
+                result[author] = try db.query(
+                    """
+                    SELECT seq, hash, hlc, bytes FROM signed_sets WHERE zone = ? AND author = ? AND hlc > ?
+                    ORDER BY seq LIMIT ?
+                    """, zone, author.bytes, Int64(clock[author]), limit
+                ) {
+                    SignedSetRow(
+                        author: author, seq: $0.uint64(0), hash: $0.bytes(1), hlc: $0.uint64(2),
+                        bytes: $0.bytes(3))
+                }
+            }
+            return result
+        }
+    }
+
     /// The certificate of an author whose sets this store keeps (nil for one it never saw).
     public func setAuthorCertificate(_ device: PeerID) throws -> [UInt8]? {
         try read { db in
