@@ -142,7 +142,12 @@ enum JoinHandler {
         publish: (String, [[UInt8]]) -> Void = { _, _ in }
     ) -> JoinResponse {
         let zone = notice.zone
-        guard participation(of: peer, in: zone, library: library) != nil else { return unknownShare(zone) }
+        guard
+            let record = participation(of: peer, in: zone, library: library, proven: person)?.1
+                ?? invitation(of: person, naming: peer, in: zone, library: library)
+        else {
+            return unknownShare(zone)
+        }
         if let bytes = notice.operation, let person,
             let operation = LeaveCheck.checked(
                 bytes, zone: zone, from: peer, person: person, library: library)
@@ -155,22 +160,41 @@ enum JoinHandler {
                 [(operation.hash, operation.encoded)], zone: zone)
             publish(zone, [operation.encoded])
         }
-        try? library.privateStore.participantLeft(zone: zone, peer: peer)
+        // The record the leave ends: the device's own, or its person's (an invitation of the
+        // person a member's admission took while this owner was away), as the log's leave
+        // ends the person's entry.
+        try? library.privateStore.participantLeft(zone: zone, peer: record.peer)
         return .refused(code: .left, message: "you left share \(zone)")
     }
 
-    /// The share `zone` this library owns and `peer`'s record in it, if it has one.
+    /// The share `zone` this library owns and `peer`'s record in it, if it has one. `proven`:
+    /// the device list `peer` proved on its connection, which names its person even where
+    /// this library keeps no list of it yet (a device a member admitted while this owner was
+    /// away).
     private static func participation(
-        of peer: PeerID, in zone: String, library: Library
+        of peer: PeerID, in zone: String, library: Library, proven: DeviceList? = nil
     ) -> (ShareInfo, Participant)? {
         guard let share = try? library.privateStore.share(zone) else { return nil }
         // The device's own record, else (another device of a participant) its person's.
-        let persons = library.privateStore.personsListing(peer)
+        var persons = library.privateStore.personsListing(peer)
+        if let proven, proven.devices.contains(where: { $0.id == peer }) { persons.append(proven.person) }
         guard
             let record = share.participants.first(where: { $0.peer == peer })
                 ?? share.participants.first(where: { $0.person.map(persons.contains) ?? false })
         else { return nil }
         return (share, record)
+    }
+
+    /// The pending invitation of the person `proven` (the list `peer` proved on its
+    /// connection, if it names `peer`) in `zone`: a record under the person's ID, which a
+    /// device a member admitted while this owner was away has not taken over yet.
+    private static func invitation(
+        of proven: DeviceList?, naming peer: PeerID, in zone: String, library: Library
+    ) -> Participant? {
+        guard let proven, proven.devices.contains(where: { $0.id == peer }),
+            let key = PeerID(digest: proven.person.bytes)
+        else { return nil }
+        return (try? library.privateStore.share(zone))?.participants.first { $0.peer == key }
     }
 
     private static func unknownShare(_ zone: String) -> JoinResponse {

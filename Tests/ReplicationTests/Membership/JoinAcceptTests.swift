@@ -96,6 +96,23 @@ import Testing
         return (answer, published, accepts)
     }
 
+    /// `device`'s signed leave of `zone` (stamped by the owner's clock, after its
+    /// invitations), as its leave notice brings it to `owner` with its device list: the
+    /// answer, what the owner pushed, and the leave.
+    static func leave(_ zone: String, as device: Device, to owner: Device) -> (
+        JoinResponse, [[UInt8]], MembershipOperation
+    ) {
+        let leave = MembershipOperation.signed(
+            .leave(person: device.person), zone: zone, stamp: owner.library.privateStore.nextStamp(),
+            by: device.identity, of: device.person)
+        var pushed: [[UInt8]] = []
+        let answer = JoinHandler.leave(
+            ZoneNotice(type: .leaveNotice, zone: zone, operation: leave.encoded), by: device.identity.peerID,
+            person: device.list, library: owner.library
+        ) { _, operations in pushed += operations }
+        return (answer, pushed, leave)
+    }
+
     @Test func anInvitedDevicesAcceptIsStoredPushedAndFoldsAccepted() throws {
         let owner = try Device()
         let joiner = try Device()
@@ -297,14 +314,7 @@ import Testing
         let removed = try Self.log(of: zone, in: owner)
         let entry = try #require(PersonID(digest: joiner.identity.peerID.bytes))
         #expect(removed.state?.participants[entry]?.status == .removed)
-        let leave = MembershipOperation.signed(
-            .leave(person: joiner.person), zone: zone, stamp: owner.library.privateStore.nextStamp(),
-            by: joiner.identity, of: joiner.person)
-        var published: [[UInt8]] = []
-        let answer = JoinHandler.leave(
-            ZoneNotice(type: .leaveNotice, zone: zone, operation: leave.encoded), by: joiner.identity.peerID,
-            person: joiner.list, library: owner.library
-        ) { _, operations in published += operations }
+        let (answer, published, _) = Self.leave(zone, as: joiner, to: owner)
         #expect(answer == .refused(code: .left, message: "you left share \(zone)"))
         #expect(published.isEmpty)
         #expect(try Self.log(of: zone, in: owner).operations.count == removed.operations.count)
@@ -317,20 +327,40 @@ import Testing
         let newcomer = try Device()
         try owner.library.privateStore.setParticipant(
             zone: zone, peer: newcomer.identity.peerID, permission: .readWrite, status: .accepted)
-        let early = MembershipOperation.signed(
-            .leave(person: newcomer.person), zone: zone, stamp: owner.library.privateStore.nextStamp(),
-            by: newcomer.identity, of: newcomer.person)
-        var pushed: [[UInt8]] = []
-        _ = JoinHandler.leave(
-            ZoneNotice(type: .leaveNotice, zone: zone, operation: early.encoded),
-            by: newcomer.identity.peerID,
-            person: newcomer.list, library: owner.library
-        ) { _, operations in pushed += operations }
+        let (_, pushed, early) = Self.leave(zone, as: newcomer, to: owner)
         #expect(pushed == [early.encoded])
         #expect(try owner.library.privateStore.membershipOperationHashes(zone: zone).contains(early.hash))
         // The owner keeps the leaver's device list with its leave: its log, loaded again,
         // checks the leave's signature and holds it, as the members' logs do.
         #expect(try Self.log(of: zone, in: owner).contains(early.hash))
+    }
+
+    /// A person invited, whose device a member admitted while the owner was away, leaves
+    /// before the owner heard of the join: the owner has no list of the device, only the
+    /// one the connection proves, and a pending record of the person. The leave ends that
+    /// record and the log's entry alike (found by `MembershipScheduleTests`, seed 1201: the
+    /// owner kept the person pending for good).
+    @Test func aPersonsLeaveEndsItsInvitationWhenTheOwnerNeverSawItsDevice() throws {
+        let owner = try Device()
+        let joiner = try Device()
+        let invited = try #require(PeerID(digest: joiner.person.bytes))
+        let (zone, _) = try Self.share(by: owner, publicPermission: .none, inviting: invited)
+        #expect(try Self.log(of: zone, in: owner).state?.participants[joiner.person]?.status == .pending)
+        let (answer, published, leave) = Self.leave(zone, as: joiner, to: owner)
+        #expect(answer == .refused(code: .left, message: "you left share \(zone)"))
+        #expect(published == [leave.encoded])
+        #expect(try owner.library.privateStore.participant(zone: zone, peer: invited)?.status == .removed)
+        let log = try Self.log(of: zone, in: owner)
+        #expect(log.contains(leave.hash))
+        #expect(log.state?.participants[joiner.person]?.status == .removed)
+
+        // A stranger's list proves nothing about anyone's invitation.
+        let stranger = try Device()
+        let unknown = JoinHandler.leave(
+            ZoneNotice(type: .leaveNotice, zone: zone, operation: leave.encoded),
+            by: stranger.identity.peerID,
+            person: joiner.list, library: owner.library)
+        #expect(unknown == .refused(code: .unknownShare, message: "the owner has no share \(zone)"))
     }
 
     @Test func aJoinerWhoseClockIsBehindSignsAgainAfterTheOwnersClockAndEndsAccepted() throws {
