@@ -5,12 +5,13 @@ import Testing
 
 /// Random membership schedules across five daemons, as the people who attack each version run
 /// them: the owner and four other persons' daemons are stopped and started at random while
-/// the owner invites, removes and changes permissions, and the others accept (through the
-/// owner, or through a member while the owner is away, or by the URL alone while the share is
-/// open to the public), tag the share's photo and leave. Once all run again and are in sync,
-/// every daemon still in the share holds the same signed membership log as the owner (as many
-/// operations, each person where the owner has it), with a fold that matches its records, and
-/// sees the owner's photos and tags; the owner has each person where the schedule left it.
+/// the owner invites, removes, changes permissions and shares more photos, and the others
+/// accept (through the owner, or through a member while the owner is away, or by the URL
+/// alone while the share is open to the public), tag the share's photos and leave. Once all
+/// run again and are in sync, every daemon still in the share holds the same signed
+/// membership log as the owner (as many operations, each person where the owner has it),
+/// with a fold that matches its records, and sees the owner's photos and tags; the owner has
+/// each person where the schedule left it.
 @Suite(.onOwnThreads) struct MembershipScheduleTests {
     /// Where a person stands in the schedule, as the commands that succeeded left it.
     enum Standing: Equatable {
@@ -29,6 +30,7 @@ import Testing
         case permission(Int)
         case open(Bool)
         case tag(Int)
+        case addPhoto
     }
 
     @Test func randomMembershipSchedulesAcrossFiveDaemonsEndWithTheSameLog() throws {
@@ -47,6 +49,7 @@ import Testing
         var running = Array(repeating: true, count: everyone.count)
         var steps: [String] = []
         var isPublic = false
+        var photos = [photo]
         // Each daemon's log of its starts before the last, shown with a failure.
         var earlierLogs = Array(repeating: "", count: everyone.count)
 
@@ -67,7 +70,7 @@ import Testing
                     if running[0] { choices += [.remove(index), .permission(index)] }
                 }
             }
-            if running[0] { choices.append(.open(!isPublic)) }
+            if running[0] { choices += [.open(!isPublic), .addPhoto] }
             let step = choices[Int(random.next() % UInt64(choices.count))]
             let permission = random.next() % 2 == 0 ? "read-only" : "read-write"
             switch step {
@@ -116,10 +119,20 @@ import Testing
                 steps.append(open ? "open to the public" : "closed to the public")
             case .tag(let index):
                 // Refused at once on a read-only member; a change the owner refuses later (a
-                // permission changed while the member was away) is undone everywhere.
-                let name = "t\(steps.count)"
-                let result = try others[index].cli("--json", "tag", "add", photo, name)
-                steps.append("\(others[index].name) tags \(name): \(result.status == 0 ? "done" : "refused")")
+                // permission changed while the member was away) is undone everywhere. Names
+                // repeat, so members create the same tag concurrently: deduplicated alike
+                // everywhere.
+                let name = ["sun", "sea", "sand"][Int(random.next() % 3)]
+                let which = Int(random.next() % UInt64(photos.count))
+                let result = try others[index].cli("--json", "tag", "add", photos[which], name)
+                let outcome = result.status == 0 ? "done" : "refused"
+                steps.append("\(others[index].name) tags photo \(which) \(name): \(outcome)")
+            case .addPhoto:
+                let name = "p\(steps.count).jpg"
+                let added = try alice.addPhoto(name, bytes: randomBytes(1024 + steps.count))
+                _ = try alice.json("share", "add", added, share)
+                photos.append(added)
+                steps.append("alice shares \(name)")
             }
         }
 
