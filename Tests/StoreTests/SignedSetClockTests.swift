@@ -71,6 +71,30 @@ import Testing
         #expect(try receiver.shared.clock(of: zone)[author.localPeer] >= secondRow.hlc)
     }
 
+    /// The sets to take again start at the first one past the author's entry, found in a
+    /// long chain, and come `limit` at a time; an author whose chain the entry covers has none.
+    @Test func theSetsNotTakenStartPastTheAuthorsEntry() throws {
+        let store = receiver.shared
+        let base = HybridLogicalClock.wallMilliseconds() << 16
+        let covered = pair.owner.peer
+        let rows = (1...40).map { n in
+            SignedSetRow(
+                author: author.localPeer, seq: UInt64(n), hash: [UInt8](repeating: UInt8(n), count: 32),
+                hlc: base + UInt64(n), bytes: [UInt8(n)])
+        }
+        let ownersRow = SignedSetRow(author: covered, seq: 1, hash: [9], hlc: 1, bytes: [9])
+        try store.keepSignedSets(rows + [ownersRow], zone: zone)
+        // The owner vouches for the author's changes up to set 27.
+        _ = try store.apply(
+            ChangeSet(
+                zone: zone, since: VectorClock(), until: VectorClock([author.localPeer: base + 27]),
+                objects: []),
+            from: covered)
+        let pending = try store.setsNotTaken(zone: zone, limit: 5)
+        #expect(pending[author.localPeer]?.map(\.seq) == [28, 29, 30, 31, 32])
+        #expect(pending[covered] == nil)
+    }
+
     @Test func aChainTakenWholeMovesItsAuthorsEntryToItsLastSet() throws {
         try sync(zone, from: owner, to: receiver.shared)
         let (first, firstRow) = try authorsSet(1) { _ = try author.tag(photo: x, name: "dunes") }

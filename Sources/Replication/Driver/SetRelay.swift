@@ -176,14 +176,7 @@ final class SetRelay: Sendable {
             }
             // What these sets brought (a photo, a record) may be what earlier sets lacked.
             if !reports.isEmpty {
-                for (author, count) in try retakeRefused(
-                    zone: zone, in: store, maximumBodyBytes: maximumBodyBytes)
-                {
-                    log(
-                        .info,
-                        "took \(count) sets of \(author.short) in zone \(zone) refused before for want of what came since"
-                    )
-                }
+                notes += retakeRefused(zone: zone, in: store, maximumBodyBytes: maximumBodyBytes)
             }
         } catch SyncError.unknownZone {
             return SetsApplied(received: received, held: SeqVector(), gap: false, notes: notes)
@@ -202,23 +195,44 @@ final class SetRelay: Sendable {
     /// Applies again, per author in chain order, the sets held whose changes the clock does
     /// not claim (refused for want of a record or photo that came later), until one is still
     /// refused. They were checked when they arrived; each is judged as its author's own
-    /// delivery, by the records held now. Returns how many were taken, per author.
-    private func retakeRefused(zone: String, in store: LibraryStore, maximumBodyBytes: Int) throws
-        -> [PeerID: Int]
+    /// delivery, by the records held now. Returns the notes to log: what was taken, and why
+    /// an author's sets could not be tried (the message's own sets are kept whatever happens
+    /// here).
+    private func retakeRefused(zone: String, in store: LibraryStore, maximumBodyBytes: Int)
+        -> [(SessionLogLevel, String)]
     {
-        var taken: [PeerID: Int] = [:]
-        for (author, rows) in try store.setsNotTaken(zone: zone, limit: Self.retakenPerAuthor) {
-            for row in rows {
-                let signed = try SignedChangeSet(decoding: row.bytes, maximumBodyBytes: maximumBodyBytes)
-                let body = try ChangeSetCodec.decode(signed.body, limits: limits)
-                let set = ChangeSet(
-                    zone: zone, since: VectorClock(), until: VectorClock([author: row.hlc]),
-                    objects: body.objects)
-                guard try store.apply(set, from: author, signed: row).refused.isEmpty else { break }
-                taken[author, default: 0] += 1
+        let held: [PeerID: [SignedSetRow]]
+        do {
+            held = try store.setsNotTaken(zone: zone, limit: Self.retakenPerAuthor)
+        } catch {
+            return [(.warning, "could not read the sets of zone \(zone) to take again: \(error)")]
+        }
+        var notes: [(SessionLogLevel, String)] = []
+        for (author, rows) in held.sorted(by: { $0.key < $1.key }) {
+            var taken = 0
+            do {
+                for row in rows {
+                    let signed = try SignedChangeSet(decoding: row.bytes, maximumBodyBytes: maximumBodyBytes)
+                    let body = try ChangeSetCodec.decode(signed.body, limits: limits)
+                    let set = ChangeSet(
+                        zone: zone, since: VectorClock(), until: VectorClock([author: row.hlc]),
+                        objects: body.objects)
+                    guard try store.apply(set, from: author, signed: row).refused.isEmpty else { break }
+                    taken += 1
+                }
+            } catch {
+                notes.append(
+                    (.warning, "could not take again the sets of \(author.short) in zone \(zone): \(error)"))
+            }
+            if taken > 0 {
+                notes.append(
+                    (
+                        .info,
+                        "took \(taken) sets of \(author.short) in zone \(zone) refused before for want of what came since"
+                    ))
             }
         }
-        return taken
+        return notes
     }
 }
 

@@ -132,24 +132,14 @@ extension LibraryStore {
         try read { db in
             let clock = try loadClock(zone, db)
             var result: [PeerID: [SignedSetRow]] = [:]
-            try db.forEach(
-                """
-                SELECT s.author, s.hlc FROM signed_set_tops t
-                JOIN signed_sets s ON s.zone = t.zone AND s.author = t.author AND s.seq = t.seq
-                WHERE t.zone = ?
-                """, zone
-            ) { row in
-                guard let author = PeerID(digest: row.bytes(0)), author != localPeer,
-                    row.uint64(1) > clock[author]
-                else { return }
-                result[author] = []
-            }
-            for author in result.keys {
+            for (author, top) in try signedSetTops(zone: zone, db) where author != localPeer {
+                guard let first = try firstSet(of: author, in: zone, above: clock[author], upTo: top.seq, db)
+                else { continue }
                 result[author] = try db.query(
                     """
-                    SELECT seq, hash, hlc, bytes FROM signed_sets WHERE zone = ? AND author = ? AND hlc > ?
+                    SELECT seq, hash, hlc, bytes FROM signed_sets WHERE zone = ? AND author = ? AND seq >= ?
                     ORDER BY seq LIMIT ?
-                    """, zone, author.bytes, Int64(clock[author]), limit
+                    """, zone, author.bytes, Int64(first), limit
                 ) {
                     SignedSetRow(
                         author: author, seq: $0.uint64(0), hash: $0.bytes(1), hlc: $0.uint64(2),
@@ -158,6 +148,29 @@ extension LibraryStore {
             }
             return result
         }
+    }
+
+    /// The first set of `author`'s chain in `zone` (1…`top`) stamped past `hlc`, if any: a
+    /// device's stamps grow along its chain, so a binary search by seq finds it in a few
+    /// point reads (an owner's chain after a large import holds a set per photo).
+    private func firstSet(
+        of author: PeerID, in zone: String, above hlc: UInt64, upTo top: UInt64, _ db: Database
+    )
+        throws -> UInt64?
+    {
+        func stamp(_ seq: UInt64) throws -> UInt64 {
+            try db.first(
+                "SELECT hlc FROM signed_sets WHERE zone = ? AND author = ? AND seq = ?", zone, author.bytes,
+                Int64(seq)
+            ) { $0.uint64(0) } ?? 0
+        }
+        guard top > 0, try stamp(top) > hlc else { return nil }
+        var (low, high) = (UInt64(1), top)
+        while low < high {
+            let middle = low + (high - low) / 2
+            if try stamp(middle) > hlc { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 
     /// The certificate of an author whose sets this store keeps (nil for one it never saw).
