@@ -40,6 +40,9 @@ struct DataFetcher: Sendable {
     /// Set aside because another connection held the data's claim.
     private var busy: Set<ContentHash> = []
     private var failed: Set<ContentHash> = []
+    /// Refused by the peer as data it does not share with this side: asked again when the
+    /// peer announces zones, as what it shares may have changed (a join it ratified).
+    private var refused: [ContentHash: DataItem] = [:]
     private var nextID = 0
     private var nextRetry: ContinuousClock.Instant?
 
@@ -60,7 +63,8 @@ struct DataFetcher: Sendable {
     var outstandingRequests: Int { outstanding.count }
 
     mutating func want(_ items: [DataItem]) {
-        for item in items where !failed.contains(item.hash) && known.insert(item.hash).inserted {
+        for item in items
+        where !failed.contains(item.hash) && refused[item.hash] == nil && known.insert(item.hash).inserted {
             queue.append(item)
         }
     }
@@ -188,10 +192,12 @@ struct DataFetcher: Sendable {
             out.log(.debug, "photo data \(error.hash.short) is not at the peer yet; waiting for it")
         case .unknown:
             // Expected when asking a peer that lacks the photo (a participant asked on
-            // connection): other peers are asked, not this one again.
+            // connection), or that does not share it with this side yet (an owner that has
+            // not ratified this device's join): other peers are asked, and this one again
+            // only once it announces zones.
             remove(error.hash)
             out.append(.closePartial(error.hash, discard: false))
-            failed.insert(error.hash)
+            refused[error.hash] = fetch.item
             out.log(.info, "the peer has no photo data \(error.hash.short) to give: \(error.message)")
         case .badRange:
             fail(fetch.item, discard: true, retry: false, reason, &out)
@@ -258,6 +264,16 @@ struct DataFetcher: Sendable {
         deferred[hash] = nil
         busy.remove(hash)
         known.remove(hash)
+    }
+
+    /// The peer announced zones: the data it refused as not shared with this side is asked
+    /// for again.
+    mutating func askAgainRefused(_ out: inout SessionOutput) {
+        guard !refused.isEmpty else { return }
+        let items = refused.values.sorted { $0.hash < $1.hash }
+        refused = [:]
+        want(items)
+        pump(&out)
     }
 
     /// Asks again for the data set aside, once the retry interval has passed.

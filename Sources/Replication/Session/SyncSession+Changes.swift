@@ -45,10 +45,14 @@ extension SyncSession {
         if state == .active {
             announce(added)
             for info in added { maybePrepare(info.zone) }
+            // A zone replicated with the peer now: the data it refused may be shared with
+            // this side as well.
+            if !added.isEmpty { fetcher.askAgainRefused(&out) }
         }
     }
 
     mutating func receiveZoneClocks(_ message: ZoneClocks) {
+        var newlyShared = false
         if !remoteAnnounced {
             remoteAnnounced = true
             out.notify(.synchronising(zones: message.entries.count))
@@ -71,6 +75,8 @@ extension SyncSession {
                 continue
             }
             announcedByPeer(zone.info)
+            // First announced on this connection: the peer shares it with this side now.
+            if zone.remote == nil { newlyShared = true }
             zone.remote = entry.clock
             zone.generation += 1
             zone.dirty = true
@@ -78,6 +84,10 @@ extension SyncSession {
             outbox.dropWaiting(zone: entry.zone)
             maybePrepare(entry.zone)
         }
+        // The peer shares a zone with this side it did not before (a join it ratified): the
+        // data it refused may be shared now. Once per zone and connection, so that zone
+        // clocks sent again and again cannot make this side ask again and again.
+        if newlyShared, state == .active { fetcher.askAgainRefused(&out) }
     }
 
     /// Stops replicating `zone` with the peer and tells it why (`zoneRevoked`): it purges its

@@ -99,6 +99,32 @@ import Testing
         #expect(probe.requests == [.openPartial(DataItem(hash: hash, size: 50, store: .shared))])
     }
 
+    /// A peer that does not share the photo with this side yet (an owner that has not
+    /// ratified this device's join) refuses its data: asked again when the peer first
+    /// announces a zone on the connection, not each time it sends zone clocks (found by
+    /// `MembershipScheduleTests`, seed 1583: the joiner stayed without the data once the
+    /// owner ratified it).
+    @Test func dataThePeerRefusedAsNotSharedIsAskedForAgainWhenItAnnouncesZones() {
+        var probe = SessionProbe(configuration: Self.small)
+        let item = DataItem(hash: hash, size: 50, store: .shared)
+        probe.handle(.dataWanted([item]))
+        probe.handle(.partialOpened(hash, .opened(existingBytes: 0)))
+        probe.receive(
+            DataError(hash: hash, reason: .unknown, message: "no photo with this data is shared with you"))
+        #expect(probe.requests == [.closePartial(hash, discard: false)])
+        #expect(probe.session.pendingDataCount == 0)
+        probe.handle(.dataWanted([item]))
+        #expect(probe.requests.isEmpty, "not asked again for nothing")
+        probe.receive(ZoneClocks([.init(zone: "zone-1", clock: VectorClock())]))
+        #expect(probe.requests.contains(.openPartial(item)))
+        // Refused again: zone clocks sent again do not make this side ask again.
+        probe.handle(.partialOpened(hash, .opened(existingBytes: 0)))
+        probe.receive(
+            DataError(hash: hash, reason: .unknown, message: "no photo with this data is shared with you"))
+        probe.receive(ZoneClocks([.init(zone: "zone-1", clock: VectorClock())]))
+        #expect(!probe.requests.contains(.openPartial(item)))
+    }
+
     @Test func setAsideDataIsRetriedAfterTheInterval() {
         var probe = SessionProbe(configuration: Self.small)
         probe.handle(.dataWanted([DataItem(hash: hash, size: 50, store: .shared)]))
