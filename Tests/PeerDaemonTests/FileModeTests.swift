@@ -35,8 +35,7 @@ import Testing
         let first = try DaemonProcess.startReady(in: directory)
         let photo = try first.addPhoto(try directory.write("a.jpg", bytes: randomBytes(50_000)))
         // Killed, so the -wal and -shm files stay, as an earlier version would leave them.
-        first.send(SIGKILL)
-        _ = try? first.waitForExit()
+        try first.kill()
         let before = Self.modes(under: first.stateDirectory)
         #expect(before["library/private.sqlite-wal"] != nil)
         for path in before.keys {

@@ -86,6 +86,13 @@ public final class DaemonProcess: @unchecked Sendable {
 
     public func send(_ signal: Int32) { child.send(signal) }
 
+    /// SIGKILL, as a crash or a power cut ends a daemon (nothing it has not written
+    /// survives), and waits until the process is gone.
+    public func kill() throws {
+        send(SIGKILL)
+        try waitUntil("peershared to die of SIGKILL", timeout: .seconds(20)) { !child.isRunning }
+    }
+
     public func waitForExit(timeout: Duration = .seconds(20)) throws -> Int32 {
         try child.waitForExit(timeout: timeout)
     }

@@ -154,6 +154,9 @@ final class SharingPeer: @unchecked Sendable {
     /// SIGTERM; the daemon must exit 0.
     func stop() throws { try daemon.stop() }
 
+    /// SIGKILL, as a crash or a power cut ends it.
+    func kill() throws { try daemon.kill() }
+
     /// Starts the daemon again on the same state directory and socket; on the same peer
     /// address too with `sameAddress` (as a daemon with a configured port), else on a new port.
     func start(sameAddress: Bool = false) throws {
