@@ -75,9 +75,9 @@ import Testing
             let permission = random.next() % 2 == 0 ? "read-only" : "read-write"
             switch step {
             case .stop(let which):
-                // SIGTERM only: with kills (SIGKILL), seeds 1721 and 1728 end with the owner's
-                // log or records apart from the members' (docs/REPLICATION.md, *Joining
-                // through a member*, known limits).
+                // SIGTERM only: with kills (SIGKILL), seed 1721 ends with a person removed
+                // where the schedule re-invited it (docs/REPLICATION.md, *Joining through a
+                // member*, known limit).
                 try everyone[which].stop()
                 earlierLogs[which] += everyone[which].log
                 running[which] = false

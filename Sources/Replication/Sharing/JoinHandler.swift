@@ -80,13 +80,26 @@ enum JoinHandler {
             case .tooEarly(let clock):
                 if tokenIsValid { return .acceptTooEarly(clock: clock) }
             }
-            let permission = try store.admit(
-                peer: peer, person: person?.person, zone: request.zone, tokenIsValid: valid)
-            if let person { try store.remember(person, of: peer) }
-            if let accept {
+            func keep(_ accept: MembershipOperation) throws {
                 try store.addMembershipOperations([(accept.hash, accept.encoded)], zone: request.zone)
                 publish(request.zone, [accept.encoded])
             }
+            let permission: Permission
+            do {
+                permission = try store.admit(
+                    peer: peer, person: person?.person, zone: request.zone, tokenIsValid: valid)
+            } catch {
+                // A member relays an accept its log holds and this log takes, of a device not
+                // admitted here (its leave, told first, is after the accept in the fold): kept
+                // all the same, so that every log holds the same operations.
+                if relayed, let accept {
+                    if let person { try store.remember(person, of: peer) }
+                    try keep(accept)
+                }
+                throw error
+            }
+            if let person { try store.remember(person, of: peer) }
+            if let accept { try keep(accept) }
             let title = try store.share(request.zone)?.title ?? ""
             return .accepted(title: title, permission: permission)
         } catch let refusal as AcceptRefusal {

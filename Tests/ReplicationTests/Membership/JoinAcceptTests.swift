@@ -363,6 +363,51 @@ import Testing
         #expect(unknown == .refused(code: .unknownShare, message: "the owner has no share \(zone)"))
     }
 
+    /// The device a member admitted while the owner was away left, and its leave reached the
+    /// owner first (ending its person's invitation); then the member relays the device's
+    /// accept, made before the leave. The owner does not admit the device, but keeps the
+    /// accept, which its log takes before the leave: the member's log and the owner's hold the
+    /// same operations (found by `MembershipScheduleTests` with kills, seed 1728).
+    @Test func anAcceptRelayedAfterItsDevicesLeaveIsKeptThoughTheDeviceIsNotAdmitted() throws {
+        let owner = try Device()
+        let joiner = try Device()
+        let invited = try #require(PeerID(digest: joiner.person.bytes))
+        let (zone, _) = try Self.share(by: owner, publicPermission: .none, inviting: invited)
+        // A person's accept names no token (the first of the two a join signs).
+        let accepts = Array(
+            JoinAccepts.sign(
+                zone: zone, token: "-", identity: joiner.identity, library: joiner.library,
+                after: owner.library.privateStore.nextStamp()
+            ).prefix(1))
+        // The leave comes after the accept, as the device signed them.
+        _ = owner.library.privateStore.moveClock(past: try MembershipOperation(decoding: accepts[0]).stamp)
+        let (_, _, leave) = Self.leave(zone, as: joiner, to: owner)
+        #expect(try owner.library.privateStore.participant(zone: zone, peer: invited)?.status == .removed)
+
+        let (answer, published) = Self.respond(
+            owner, zone: zone, token: "", accepts: accepts, from: joiner, relayed: true)
+        if case .accepted = answer { Issue.record("a device that left was admitted again: \(answer)") }
+        #expect(published.count == 1, "\(answer)")
+        let log = try Self.log(of: zone, in: owner)
+        #expect(log.contains(try MembershipOperation(decoding: accepts[0]).hash))
+        #expect(log.contains(leave.hash))
+        #expect(log.state?.participants[joiner.person]?.status == .removed)
+        #expect(try owner.library.privateStore.participant(zone: zone, peer: invited)?.status == .removed)
+        #expect(try owner.library.privateStore.participant(zone: zone, peer: joiner.identity.peerID) == nil)
+
+        // Not relayed (the device itself asking to join again), nothing is kept.
+        let before = log.operations.count
+        let again = Array(
+            JoinAccepts.sign(
+                zone: zone, token: "-", identity: joiner.identity, library: joiner.library,
+                after: owner.library.privateStore.nextStamp()
+            ).prefix(1))
+        let (direct, pushed) = Self.respond(owner, zone: zone, token: "", accepts: again, from: joiner)
+        if case .accepted = direct { Issue.record("a device that left was admitted again: \(direct)") }
+        #expect(pushed.isEmpty)
+        #expect(try Self.log(of: zone, in: owner).operations.count == before)
+    }
+
     @Test func aJoinerWhoseClockIsBehindSignsAgainAfterTheOwnersClockAndEndsAccepted() throws {
         let owner = try Device()
         // An hour behind the owner's wall clock.
