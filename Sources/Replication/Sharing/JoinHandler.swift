@@ -80,7 +80,10 @@ enum JoinHandler {
             case .tooEarly(let clock):
                 if tokenIsValid { return .acceptTooEarly(clock: clock) }
             }
-            func keep(_ accept: MembershipOperation) throws {
+            // The joiner's device list remembered, and the accept stored and pushed.
+            func keepAccept() throws {
+                if let person { try store.remember(person, of: peer) }
+                guard let accept else { return }
                 try store.addMembershipOperations([(accept.hash, accept.encoded)], zone: request.zone)
                 publish(request.zone, [accept.encoded])
             }
@@ -92,14 +95,10 @@ enum JoinHandler {
                 // A member relays an accept its log holds and this log takes, of a device not
                 // admitted here (its leave, told first, is after the accept in the fold): kept
                 // all the same, so that every log holds the same operations.
-                if relayed, let accept {
-                    if let person { try store.remember(person, of: peer) }
-                    try keep(accept)
-                }
+                if relayed, accept != nil { try keepAccept() }
                 throw error
             }
-            if let person { try store.remember(person, of: peer) }
-            if let accept { try keep(accept) }
+            try keepAccept()
             let title = try store.share(request.zone)?.title ?? ""
             return .accepted(title: title, permission: permission)
         } catch let refusal as AcceptRefusal {
@@ -155,10 +154,7 @@ enum JoinHandler {
         publish: (String, [[UInt8]]) -> Void = { _, _ in }
     ) -> JoinResponse {
         let zone = notice.zone
-        guard
-            let record = participation(of: peer, in: zone, library: library, proven: person)?.1
-                ?? invitation(of: person, naming: peer, in: zone, library: library)
-        else {
+        guard let record = participation(of: peer, in: zone, library: library, proven: person)?.1 else {
             return unknownShare(zone)
         }
         if let bytes = notice.operation, let person,
@@ -180,34 +176,28 @@ enum JoinHandler {
         return .refused(code: .left, message: "you left share \(zone)")
     }
 
-    /// The share `zone` this library owns and `peer`'s record in it, if it has one. `proven`:
-    /// the device list `peer` proved on its connection, which names its person even where
-    /// this library keeps no list of it yet (a device a member admitted while this owner was
-    /// away).
+    /// The share `zone` this library owns and `peer`'s record in it, if it has one: the
+    /// device's own record, else its person's. `proven`: the device list `peer` proved on its
+    /// connection, which names its person even where this library keeps no list of it yet (a
+    /// device a member admitted while this owner was away); for that person, a pending
+    /// invitation under the person's ID, which no device of it has taken over here yet, is
+    /// the last match.
     private static func participation(
         of peer: PeerID, in zone: String, library: Library, proven: DeviceList? = nil
     ) -> (ShareInfo, Participant)? {
         guard let share = try? library.privateStore.share(zone) else { return nil }
-        // The device's own record, else (another device of a participant) its person's.
         var persons = library.privateStore.personsListing(peer)
-        if let proven, proven.devices.contains(where: { $0.id == peer }) { persons.append(proven.person) }
+        let provenPerson = proven.flatMap { list in
+            list.devices.contains { $0.id == peer } ? list.person : nil
+        }
+        if let provenPerson { persons.append(provenPerson) }
+        let invitation = provenPerson.flatMap { PeerID(digest: $0.bytes) }
         guard
             let record = share.participants.first(where: { $0.peer == peer })
                 ?? share.participants.first(where: { $0.person.map(persons.contains) ?? false })
+                ?? share.participants.first(where: { $0.peer == invitation })
         else { return nil }
         return (share, record)
-    }
-
-    /// The pending invitation of the person `proven` (the list `peer` proved on its
-    /// connection, if it names `peer`) in `zone`: a record under the person's ID, which a
-    /// device a member admitted while this owner was away has not taken over yet.
-    private static func invitation(
-        of proven: DeviceList?, naming peer: PeerID, in zone: String, library: Library
-    ) -> Participant? {
-        guard let proven, proven.devices.contains(where: { $0.id == peer }),
-            let key = PeerID(digest: proven.person.bytes)
-        else { return nil }
-        return (try? library.privateStore.share(zone))?.participants.first { $0.peer == key }
     }
 
     private static func unknownShare(_ zone: String) -> JoinResponse {
