@@ -23,7 +23,7 @@ import Testing
         try store.renamePhoto(photo, to: "shore.jpg")
         let zone = LibraryStore.defaultZone
         try store.writeLocal { db in
-            try db.execute(SchemaDowngrade.toSchema20)
+            try db.execute(SchemaDowngrade.fromLatest(to: 20))
             // An entry as versions before migration 18 wrote it: its changes in rows.
             try db.run("INSERT INTO history (author, timestamp) VALUES ('local', 1)")
             try db.run(

@@ -103,6 +103,40 @@ import Testing
         try pair.participant.shared.departureAcknowledged(zone: pair.zone)
         #expect(try pair.participant.shared.departures(toldTo: pair.owner.peer).isEmpty)
     }
+
+    /// The leave told to the owner is dated when the participant left, however late it is
+    /// told: the departure keeps that stamp, read once (a leave stamped at each telling would
+    /// fall after what the owner did meanwhile, such as inviting the person again).
+    @Test func aDepartureKeepsTheStampOfItsLeaveTakenWhenTheShareWasLeft() throws {
+        let pair = try SharedPair()
+        let store = pair.participant.shared
+        let before = store.nextStamp()
+        try store.leave(zone: pair.zone)
+        let after = store.nextStamp()
+        let departure = try #require(try store.pendingDepartures().first)
+        let stamp = try #require(departure.stamp)
+        #expect(stamp > before && stamp < after)
+        #expect(departure.owner == pair.owner.peer && departure.zone == pair.zone)
+        _ = store.nextStamp()
+        #expect(try store.pendingDepartures().map(\.stamp) == [stamp])
+        let reopened = try pair.participant.reopen()
+        defer { reopened.close() }
+        #expect(try reopened.sharedStore.pendingDepartures().map(\.stamp) == [stamp])
+    }
+
+    /// A departure recorded by the previous version (schema 21) has no stamp: it is still told,
+    /// its leave stamped when told.
+    @Test func aDepartureTheSchema21StoreRecordedOpensWithoutAStamp() throws {
+        let pair = try SharedPair()
+        try pair.participant.shared.leave(zone: pair.zone)
+        try pair.participant.shared.writeLocal { db in try db.execute(SchemaDowngrade.fromLatest(to: 21)) }
+        let reopened = try pair.participant.reopen()
+        defer { reopened.close() }
+        #expect(try isAtLatestSchema(reopened.sharedStore))
+        let departures = try reopened.sharedStore.pendingDepartures()
+        #expect(departures.map(\.zone) == [pair.zone] && departures.map(\.owner) == [pair.owner.peer])
+        #expect(departures.map(\.stamp) == [nil])
+    }
 }
 
 /// Join requests on the owner's side: kept once each, denied ones remembered, and no more

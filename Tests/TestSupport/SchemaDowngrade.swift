@@ -1,12 +1,20 @@
 /// SQL taking a store back to an earlier schema, for tests that open data an earlier version
 /// wrote: each runs after the later downgrades, before the test's own drops.
 public enum SchemaDowngrade {
-    /// SQL taking a store of the latest schema back to `version` (17 to 20): each downgrade
+    /// SQL taking a store of the latest schema back to `version` (17 to 21): each downgrade
     /// from the latest down to it, in order.
     public static func fromLatest(to version: Int) -> String {
-        let steps = [(20, toSchema20), (19, toSchema19), (18, toSchema18), (17, toSchema17)]
+        let steps = [
+            (21, toSchema21), (20, toSchema20), (19, toSchema19), (18, toSchema18), (17, toSchema17),
+        ]
         return steps.filter { $0.0 >= version }.map(\.1).joined()
     }
+
+    /// Undoes migration 22: departures without the stamp of their leave.
+    public static let toSchema21 = """
+        ALTER TABLE departures DROP COLUMN stamp;
+        PRAGMA user_version = 21;
+        """
 
     /// Undoes migration 21: history tokens handed out by `AUTOINCREMENT` again, the last one
     /// kept in `sqlite_sequence` (set by the copy), and `history_changes` rebuilt under it.

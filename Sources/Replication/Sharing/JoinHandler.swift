@@ -147,8 +147,10 @@ enum JoinHandler {
 
     /// `peer` left the notice's zone (it has purged its copy): recorded as removed, and the
     /// notice's signed `leave`, if it checks (`LeaveCheck`), stored with the leaver's device
-    /// list and given to `publish`. A peer that never took part is answered as for a zone that
-    /// does not exist.
+    /// list and given to `publish`. A leave that checks ends the record only where it ends the
+    /// log's entry: one told again late, after the owner invited the person anew, leaves the
+    /// invitation pending. A peer that never took part is answered as for a zone that does
+    /// not exist.
     static func leave(
         _ notice: ZoneNotice, by peer: PeerID, person: DeviceList? = nil, library: Library,
         publish: (String, [[UInt8]]) -> Void = { _, _ in }
@@ -157,22 +159,25 @@ enum JoinHandler {
         guard let record = participation(of: peer, in: zone, library: library, proven: person)?.1 else {
             return unknownShare(zone)
         }
+        var endsRecord = true
         if let bytes = notice.operation, let person,
-            let operation = LeaveCheck.checked(
-                bytes, zone: zone, from: peer, person: person, library: library)
+            let verdict = LeaveCheck.checked(bytes, zone: zone, from: peer, person: person, library: library)
         {
-            // The leaver's device list goes with its leave: the log, loaded again, checks the
-            // leave's signature against it (a device admitted by a member while this owner was
-            // away has no list here yet).
-            try? library.privateStore.remember(person, of: peer)
-            _ = try? library.privateStore.addMembershipOperations(
-                [(operation.hash, operation.encoded)], zone: zone)
-            publish(zone, [operation.encoded])
+            if let operation = verdict.kept {
+                // The leaver's device list goes with its leave: the log, loaded again, checks
+                // the leave's signature against it (a device admitted by a member while this
+                // owner was away has no list here yet).
+                try? library.privateStore.remember(person, of: peer)
+                _ = try? library.privateStore.addMembershipOperations(
+                    [(operation.hash, operation.encoded)], zone: zone)
+                publish(zone, [operation.encoded])
+            }
+            endsRecord = verdict.endsEntry
         }
         // The record the leave ends: the device's own, or its person's (an invitation of the
         // person a member's admission took while this owner was away), as the log's leave
         // ends the person's entry.
-        try? library.privateStore.participantLeft(zone: zone, peer: record.peer)
+        if endsRecord { try? library.privateStore.participantLeft(zone: zone, peer: record.peer) }
         return .refused(code: .left, message: "you left share \(zone)")
     }
 

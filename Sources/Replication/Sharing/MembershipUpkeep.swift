@@ -101,7 +101,7 @@ final class MembershipUpkeep: Sendable {
             do {
                 try ShareMembership.leave(
                     zone: departure.zone, owner: departure.owner, address: address, identity: identity,
-                    library: library, deviceList: deviceList())
+                    library: library, stamp: departure.stamp, deviceList: deviceList())
                 try? library.sharedStore.departureAcknowledged(zone: departure.zone)
                 logger.log(
                     .info, "told the owner this peer left the share (zone \(departure.zone))",

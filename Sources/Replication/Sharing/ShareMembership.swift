@@ -32,26 +32,37 @@ enum ShareMembership {
     }
 
     /// Tells the owner this peer left `zone`; to an owner that keeps the membership log,
-    /// with this device's signed `leave` of its person (stamped by `library`'s clock), and
+    /// with this device's signed `leave` of its person (`signedLeave`, dated `stamp`), and
     /// its device list (`deviceList`) so that the owner can check it.
     static func leave(
         zone: String, owner: PeerID, address: PeerAddress, identity: PeerIdentity, library: Library? = nil,
-        deviceList: [[UInt8]] = [], timeout: Duration = .seconds(10)
+        stamp: UInt64? = nil, deviceList: [[UInt8]] = [], timeout: Duration = .seconds(10)
     ) throws(AcceptError) {
         _ = try ShareGuest.exchange(
             { capabilities in
                 var operation: [UInt8]?
                 if let library, capabilities.isSuperset(of: JoinRequest.acceptCapabilities),
-                    !deviceList.isEmpty, let person = try? library.privateStore.localPerson()
+                    !deviceList.isEmpty
                 {
                     operation =
-                        MembershipOperation.signed(
-                            .leave(person: person), zone: zone, stamp: library.sharedStore.nextStamp(),
-                            by: identity, of: person
-                        ).encoded
+                        signedLeave(zone: zone, stamp: stamp, identity: identity, library: library)?.encoded
                 }
                 return ZoneNotice(type: .leaveNotice, zone: zone, operation: operation).frame
             }, host: address.host, port: address.port, owner: owner, identity: identity, timeout: timeout,
             deviceList: deviceList)
+    }
+
+    /// This device's signed leave of `zone` for its person, dated `stamp`: the departure's,
+    /// read when the share was left, so that each telling sends the same operation (an
+    /// Ed25519 signature is deterministic), dated before whatever the owner did after it
+    /// first heard of it. A departure an earlier version recorded has no stamp: its leave is
+    /// dated now. Nil for a library without a person.
+    static func signedLeave(
+        zone: String, stamp: UInt64?, identity: PeerIdentity, library: Library
+    ) -> MembershipOperation? {
+        guard let person = try? library.privateStore.localPerson() else { return nil }
+        return MembershipOperation.signed(
+            .leave(person: person), zone: zone, stamp: stamp ?? library.sharedStore.nextStamp(),
+            by: identity, of: person)
     }
 }

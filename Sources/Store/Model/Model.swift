@@ -146,6 +146,9 @@ public struct Departure: Hashable, Sendable {
     public let owner: PeerID
     /// Where the owner listened when the share was left (HOST:PORT), if known.
     public let address: String?
+    /// The clock reading of the signed leave told to the owner, taken when the share was
+    /// left; nil for a departure an earlier version recorded.
+    public let stamp: UInt64?
 }
 
 /// Where a member of this store's zones said it listens (HOST:PORT), on its connections.

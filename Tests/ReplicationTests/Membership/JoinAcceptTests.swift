@@ -363,6 +363,56 @@ import Testing
         #expect(unknown == .refused(code: .unknownShare, message: "the owner has no share \(zone)"))
     }
 
+    /// A device's leave reached the owner, but the device stopped before the owner's answer
+    /// reached it; the owner then invited it again. Started again, the device tells the same
+    /// leave (`ShareMembership.signedLeave` with its departure's stamp: the same bytes each
+    /// time): nothing is stored or pushed, and the invitation stays pending in the log and the
+    /// records. A leave signed after the invitation ends it (found by
+    /// `MembershipScheduleTests` with kills, seed 1721: a leave signed anew at each telling
+    /// ended the invitation, and the person showed removed).
+    @Test func aLeaveToldAgainAfterTheOwnerInvitedThePersonAnewLeavesTheInvitationPending() throws {
+        let (owner, joiner, zone, _) = try Self.joinedShare()
+        let device = joiner.identity.peerID
+        let entry = try #require(PersonID(digest: device.bytes))
+        let stamp = owner.library.privateStore.nextStamp()
+        let leave = try #require(
+            ShareMembership.signedLeave(
+                zone: zone, stamp: stamp, identity: joiner.identity, library: joiner.library))
+        let again = ShareMembership.signedLeave(
+            zone: zone, stamp: stamp, identity: joiner.identity, library: joiner.library)
+        #expect(again?.encoded == leave.encoded && leave.stamp == stamp)
+        func tell() -> (JoinResponse, [[UInt8]]) {
+            var pushed: [[UInt8]] = []
+            let answer = JoinHandler.leave(
+                ZoneNotice(type: .leaveNotice, zone: zone, operation: leave.encoded), by: device,
+                person: joiner.list, library: owner.library
+            ) { _, operations in pushed += operations }
+            return (answer, pushed)
+        }
+        #expect(tell() == (.refused(code: .left, message: "you left share \(zone)"), [leave.encoded]))
+        #expect(try owner.library.privateStore.participant(zone: zone, peer: device)?.status == .removed)
+
+        try owner.library.privateStore.invite(zone: zone, member: device, permission: .readOnly)
+        _ = MembershipIssuer(library: owner.library, identity: owner.identity).reconcile { _, error in
+            Issue.record("reconcile failed: \(error)")
+        }
+        let invited = try Self.log(of: zone, in: owner)
+        #expect(invited.state?.participants[entry]?.status == .pending)
+        let (answer, pushed) = tell()
+        #expect(answer == .refused(code: .left, message: "you left share \(zone)"))
+        #expect(pushed.isEmpty)
+        #expect(try owner.library.privateStore.participant(zone: zone, peer: device)?.status == .pending)
+        let told = try Self.log(of: zone, in: owner)
+        #expect(told.operations.count == invited.operations.count)
+        #expect(told.state?.participants[entry]?.status == .pending)
+
+        // Declining the new invitation: a leave signed after it ends it.
+        let (_, declined, later) = Self.leave(zone, as: joiner, to: owner)
+        #expect(declined == [later.encoded])
+        #expect(try owner.library.privateStore.participant(zone: zone, peer: device)?.status == .removed)
+        #expect(try Self.log(of: zone, in: owner).state?.participants[entry]?.status == .removed)
+    }
+
     /// The device a member admitted while the owner was away left, and its leave reached the
     /// owner first (ending its person's invitation); then the member relays the device's
     /// accept, made before the leave. The owner does not admit the device, but keeps the
