@@ -110,6 +110,46 @@ import Testing
         try dave.stop()
     }
 
+    /// A person joins a share open to the public, by the URL's token, through a member while
+    /// the owner is stopped; its daemon replicates with nobody (paused) before that member
+    /// stops for good, so the log holding the accept the member kept never reaches it. Back,
+    /// the owner ratifies the join from the accepts the joiner kept from its request (an
+    /// accept signed anew without the token would not do: nobody invited dave).
+    @Test func aJoinByTheURLsTokenIsRatifiedThoughTheMemberThatAdmittedItNeverReturns() throws {
+        let (peers, dave, shared) = try Self.beachSharedWithBobAndCarol(newcomer: "dave")
+        let (alice, bob, carol) = (peers.alice, peers.bob, peers.carol)
+        _ = try alice.json("share", "set", shared.share, "--public", "read-only")
+        let url = try #require(alice.share(shared.share)["url"]?.stringValue)
+        try waitUntil("bob to hold alice's membership log, open to the public") {
+            let owners = try alice.share(shared.share)["membership"]?["operations"]
+            let bobs = try bob.share(shared.share)["membership"]
+            return bobs?["operations"] == owners && bobs?["matches_records"] == true
+        }
+        try carol.stop()
+        try alice.stop()
+        _ = try dave.json("pause")
+        let accepted = try dave.json("accept", url)
+        #expect(accepted["via"]?.stringValue == bob.id, "\(accepted)")
+        #expect(accepted["permission"]?.stringValue == "read-only", "\(accepted)")
+        try bob.stop()
+
+        try alice.start(sameAddress: true)
+        _ = try dave.json("resume")
+        do {
+            try waitUntil("alice to ratify dave's join", timeout: .seconds(60)) {
+                try alice.participantStatus(dave, in: shared.share) == "accepted"
+            }
+        } catch {
+            throw HarnessError("\(error)\n--- alice's log:\n\(alice.log)\n--- dave's log:\n\(dave.log)")
+        }
+        #expect(dave.log.contains("the owner ratified this device's join of share \(shared.share)"))
+        try waitUntil("dave to see the share's photo") {
+            try dave.sees(share: shared.share) == ["beach.jpg": ["summer"]]
+        }
+        try alice.stop()
+        try dave.stop()
+    }
+
     /// A member admits only what the share's signed log admits: a person the owner never
     /// invited, holding the URL of a private share, is refused by the member with the reason,
     /// and nothing changes on either side.

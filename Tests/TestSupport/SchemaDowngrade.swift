@@ -1,14 +1,21 @@
 /// SQL taking a store back to an earlier schema, for tests that open data an earlier version
 /// wrote: each runs after the later downgrades, before the test's own drops.
 public enum SchemaDowngrade {
-    /// SQL taking a store of the latest schema back to `version` (17 to 21): each downgrade
+    /// SQL taking a store of the latest schema back to `version` (17 to 22): each downgrade
     /// from the latest down to it, in order.
     public static func fromLatest(to version: Int) -> String {
         let steps = [
-            (21, toSchema21), (20, toSchema20), (19, toSchema19), (18, toSchema18), (17, toSchema17),
+            (22, toSchema22), (21, toSchema21), (20, toSchema20), (19, toSchema19), (18, toSchema18),
+            (17, toSchema17),
         ]
         return steps.filter { $0.0 >= version }.map(\.1).joined()
     }
+
+    /// Undoes migration 23: no join accepts kept.
+    public static let toSchema22 = """
+        DROP TABLE join_accepts;
+        PRAGMA user_version = 22;
+        """
 
     /// Undoes migration 22: departures without the stamp of their leave.
     public static let toSchema21 = """

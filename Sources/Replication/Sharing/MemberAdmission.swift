@@ -116,8 +116,26 @@ enum MemberAdmission {
         return members.contains { $0.zone == zone && $0.device == local && $0.permission != nil }
     }
 
-    /// This device's own accept of `zone`, as the zone's log holds it (the member that
-    /// admitted it relays it back): what it shows the owner to be ratified.
+    /// What this device shows the owner to have its join of `zone` ratified: its own accept
+    /// as the zone's log holds it (the member that admitted it relays the log back); else the
+    /// accepts it sent with the join, kept since (the member went away, or was removed,
+    /// before the log reached this device); else, for a join an earlier version made, a new
+    /// accept without a token, which takes effect through an invitation of the person.
+    static func ratificationAccepts(of zone: String, identity: PeerIdentity, library: Library)
+        -> [MembershipOperation]
+    {
+        if let own = ownAccept(of: zone, library: library) { return [own] }
+        let kept = ((try? library.sharedStore.joinAccepts(zone: zone)) ?? []).compactMap {
+            try? MembershipOperation(decoding: $0)
+        }
+        // In the order the join sent them, the one without a token first: the owner keeps the
+        // first its log takes, as the member did.
+        let (withoutToken, withToken) = (kept.filter { !$0.namesToken }, kept.filter(\.namesToken))
+        if !kept.isEmpty { return withoutToken + withToken }
+        return JoinAccepts.withoutToken(zone: zone, identity: identity, library: library).map { [$0] } ?? []
+    }
+
+    /// This device's own accept of `zone`, as the zone's log holds it.
     static func ownAccept(of zone: String, library: Library) -> MembershipOperation? {
         let local = library.localPeer
         let operations = ((try? library.sharedStore.membershipOperations(zone: zone)) ?? []).compactMap {
@@ -146,5 +164,13 @@ enum MemberAdmission {
             message:
                 "the invitation in this URL is not valid (revoked or replaced by the owner); ask the owner "
                 + "for a new URL")
+    }
+}
+
+extension MembershipOperation {
+    /// Whether this is an accept naming a URL token.
+    fileprivate var namesToken: Bool {
+        if case .accept(_, _, _?) = action { return true }
+        return false
     }
 }

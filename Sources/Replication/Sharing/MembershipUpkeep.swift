@@ -167,14 +167,12 @@ final class MembershipUpkeep: Sendable {
     /// it from members too, but they may all be away when it returns). Nothing is purged
     /// here: a refusal is logged, and the owner's records decide once they arrive.
     private func askRatification(of zone: String, owner: PeerID, at address: PeerAddress) {
-        guard
-            let accept = MemberAdmission.ownAccept(of: zone, library: library)
-                ?? JoinAccepts.withoutToken(zone: zone, identity: identity, library: library)
-        else { return }
+        let accepts = MemberAdmission.ratificationAccepts(of: zone, identity: identity, library: library)
+        guard !accepts.isEmpty else { return }
         let answer: JoinResponse
         do {
             answer = try ShareMembership.ratify(
-                zone: zone, accept: accept, owner: owner, address: address, identity: identity,
+                zone: zone, accepts: accepts, owner: owner, address: address, identity: identity,
                 deviceList: deviceList(), timeout: Self.checkTimeout)
         } catch {
             return  // The owner is offline: asked again next round.

@@ -36,7 +36,7 @@ public enum ShareJoiner {
         } catch {
             throw .local("\(error)")
         }
-        let (response, answered) = try ask(
+        let (response, answered, accepts) = try ask(
             url, identity: identity, library: library, advertised: advertised, deviceList: deviceList,
             timeout: timeout)
         let via = answered.peer == url.owner ? nil : answered
@@ -63,6 +63,9 @@ public enum ShareJoiner {
                         .init(zone: url.zone, device: identity.peerID, permission: permission))
                     try library.sharedStore.addLogMember(
                         .init(zone: url.zone, device: via.peer, address: via.address.description))
+                    // Shown to the owner for ratification if the log holding the one the
+                    // member kept never reaches this device.
+                    try library.sharedStore.keepJoinAccepts(accepts, zone: url.zone)
                 }
             } catch {
                 throw .local("\(error)")
@@ -72,13 +75,14 @@ public enum ShareJoiner {
     }
 
     /// Asks the owner at each address the URL gives, then each member the URL lists, while
-    /// the one before could not be reached (or no longer holds the share); returns the answer
-    /// and who gave it (the owner at one of its addresses, or a member). The owner's own refusal is final, and
-    /// so is a member's but for an unknown share.
+    /// the one before could not be reached (or no longer holds the share); returns the answer,
+    /// who gave it (the owner at one of its addresses, or a member) and the accepts the
+    /// request carried. The owner's own refusal is final, and so is a member's but for an
+    /// unknown share.
     private static func ask(
         _ url: ShareURL, identity: PeerIdentity, library: Library, advertised: [PeerAddress],
         deviceList: [[UInt8]], timeout: Duration
-    ) throws(AcceptError) -> (JoinResponse, ShareURL.Member) {
+    ) throws(AcceptError) -> (JoinResponse, ShareURL.Member, accepts: [[UInt8]]) {
         let owners = url.ownerAddresses.map { ShareURL.Member(peer: url.owner, address: $0) }
         let members = url.members.filter { $0.peer != identity.peerID && $0.peer != url.owner }
         var failures: [String] = []
@@ -86,14 +90,14 @@ public enum ShareJoiner {
         for member in owners + members {
             let isOwner = member.peer == url.owner
             do {
-                let response = try askOne(
+                let (response, accepts) = try askOne(
                     member, url: url, identity: identity, library: library, advertised: advertised,
                     deviceList: deviceList, timeout: timeout)
                 if !isOwner, case .refused(.unknownShare, let message) = response {
                     failures.append("\(member.peer) at \(member.address): \(message)")
                     continue
                 }
-                return (response, member)
+                return (response, member, accepts)
             } catch {
                 switch error {
                 case .unreachable(_, let reason), .busy(let reason):
@@ -128,15 +132,16 @@ public enum ShareJoiner {
     }
 
     /// The join request to one member (the owner or another), signed again after the
-    /// member's clock reading if it dates this device's accept too early.
+    /// member's clock reading if it dates this device's accept too early; the answer and the
+    /// accepts the request carried.
     private static func askOne(
         _ member: ShareURL.Member, url: ShareURL, identity: PeerIdentity, library: Library,
         advertised: [PeerAddress], deviceList: [[UInt8]], timeout: Duration
-    ) throws(AcceptError) -> JoinResponse {
-        let response = try request(
+    ) throws(AcceptError) -> (JoinResponse, [[UInt8]]) {
+        let first = try request(
             url, at: member, identity: identity, library: library, advertised: advertised,
             deviceList: deviceList, timeout: timeout)
-        guard case .acceptTooEarly(let clock) = response else { return response }
+        guard case .acceptTooEarly(let clock) = first.0 else { return first }
         // This device's clock is behind the member's: sign again after its reading.
         return try request(
             url, at: member, identity: identity, library: library, advertised: advertised,
@@ -146,12 +151,14 @@ public enum ShareJoiner {
 
 extension ShareJoiner {
     /// One join request on a guest connection to `member` (the owner or another member),
-    /// with this device's signed accepts (`JoinAccepts`), stamped after `after` if given.
+    /// with this device's signed accepts (`JoinAccepts`), stamped after `after` if given: the
+    /// answer, and the accepts sent.
     private static func request(
         _ url: ShareURL, at member: ShareURL.Member, identity: PeerIdentity, library: Library,
         advertised: [PeerAddress], deviceList: [[UInt8]], timeout: Duration, after: UInt64? = nil
-    ) throws(AcceptError) -> JoinResponse {
-        try ShareGuest.exchange(
+    ) throws(AcceptError) -> (JoinResponse, [[UInt8]]) {
+        var sent: [[UInt8]] = []
+        let response = try ShareGuest.exchange(
             { capabilities in
                 let signed =
                     capabilities.isSuperset(of: JoinRequest.acceptCapabilities)
@@ -161,9 +168,11 @@ extension ShareJoiner {
                     ? JoinAccepts.sign(
                         zone: url.zone, token: url.token, identity: identity, library: library, after: after)
                     : []
+                sent = accepts
                 return JoinRequest(zone: url.zone, token: url.token, accepts: accepts).frame
             }, host: member.address.host, port: member.address.port, owner: member.peer, identity: identity,
             timeout: timeout, advertised: advertised, deviceList: deviceList)
+        return (response, sent)
     }
 
     /// Purges this peer's copy of `zone` if the copy itself says the membership ended: the

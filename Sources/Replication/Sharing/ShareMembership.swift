@@ -16,19 +16,27 @@ enum ShareMembership {
     }
 
     /// Asks the owner to ratify this device's join of `zone`, which a member admitted while
-    /// the owner was away (`MemberAdmission`): a join request carrying the device's signed
-    /// `accept`, and the URL token it names, if any (a person's accept names none: the
-    /// owner's log then needs its invitation of the person).
+    /// the owner was away (`MemberAdmission`): the join request `ratification` builds.
     static func ratify(
-        zone: String, accept: MembershipOperation, owner: PeerID, address: PeerAddress,
-        identity: PeerIdentity,
-        deviceList: [[UInt8]], timeout: Duration = .seconds(10)
+        zone: String, accepts: [MembershipOperation], owner: PeerID, address: PeerAddress,
+        identity: PeerIdentity, deviceList: [[UInt8]], timeout: Duration = .seconds(10)
     ) throws(AcceptError) -> JoinResponse {
+        try ShareGuest.exchange(
+            ratification(zone: zone, accepts: accepts).frame, host: address.host, port: address.port,
+            owner: owner, identity: identity, timeout: timeout, deviceList: deviceList)
+    }
+
+    /// The join request asking the owner to ratify a join of `zone`: this device's signed
+    /// `accepts`, and the URL token one of them names, if any (a person's accept names none:
+    /// the owner's log then needs its invitation of the person).
+    static func ratification(zone: String, accepts: [MembershipOperation]) -> JoinRequest {
         var token = ""
-        if case .accept(_, _, let bytes?) = accept.action { token = String(decoding: bytes, as: UTF8.self) }
-        return try ShareGuest.exchange(
-            JoinRequest(zone: zone, token: token, accepts: [accept.encoded]).frame, host: address.host,
-            port: address.port, owner: owner, identity: identity, timeout: timeout, deviceList: deviceList)
+        for accept in accepts {
+            if case .accept(_, _, let bytes?) = accept.action {
+                token = String(decoding: bytes, as: UTF8.self)
+            }
+        }
+        return JoinRequest(zone: zone, token: token, accepts: accepts.map(\.encoded))
     }
 
     /// Tells the owner this peer left `zone`; to an owner that keeps the membership log,

@@ -6,7 +6,7 @@ enum Migrations {
     static let all: [Migration] =
         [
             v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18,
-        ].map(Migration.init(sql:)) + [v19, v20, v21, v22]
+        ].map(Migration.init(sql:)) + [v19, v20, v21, v22, v23]
 
     /// Brings `db` to the latest version, each migration in its own transaction (a new
     /// store's all in one: each page is then written to the log once, not once per migration,

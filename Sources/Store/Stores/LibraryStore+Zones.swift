@@ -153,6 +153,7 @@ extension LibraryStore {
             try db.run("DELETE FROM signed_sets WHERE zone = ?", zone)
             try db.run("DELETE FROM signed_set_tops WHERE zone = ?", zone)
             try db.run("DELETE FROM log_members WHERE zone = ?", zone)
+            try db.run("DELETE FROM join_accepts WHERE zone = ?", zone)
         }
         for hash in hashes.compactMap({ $0 }) { try collectBlob(hash) }
     }

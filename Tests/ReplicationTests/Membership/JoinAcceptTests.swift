@@ -413,6 +413,44 @@ import Testing
         #expect(try Self.log(of: zone, in: owner).state?.participants[entry]?.status == .removed)
     }
 
+    /// A device joined a public share by its URL token through a member while the owner was
+    /// away, and the member went away before the log holding the accept it kept reached the
+    /// device. The device shows the owner the accepts it kept from the join (without the
+    /// token first, as signed), and the owner ratifies the join: the one with the token takes
+    /// effect. A new accept without the token, all the device had to show before, is refused:
+    /// nothing invites its person.
+    @Test func aTokenJoinAMemberAdmittedIsRatifiedWithTheAcceptsTheJoinerKept() throws {
+        let owner = try Device()
+        let joiner = try Device()
+        let (zone, token) = try Self.share(by: owner, publicPermission: .readOnly, inviting: nil)
+        let accepts = JoinAccepts.sign(
+            zone: zone, token: token, identity: joiner.identity, library: joiner.library,
+            after: owner.library.privateStore.nextStamp())
+        try joiner.library.sharedStore.keepJoinAccepts(accepts.reversed(), zone: zone)
+        func ratify(_ shown: [MembershipOperation]) -> (JoinResponse, [[UInt8]]) {
+            var published: [[UInt8]] = []
+            let answer = JoinHandler.respond(
+                to: ShareMembership.ratification(zone: zone, accepts: shown), from: joiner.identity.peerID,
+                person: joiner.list, library: owner.library
+            ) { _, operations in published += operations }
+            return (answer, published)
+        }
+
+        let fresh = try #require(
+            JoinAccepts.withoutToken(zone: zone, identity: joiner.identity, library: joiner.library))
+        let (refused, none) = ratify([fresh])
+        if case .accepted = refused { Issue.record("an accept without the token was ratified: \(refused)") }
+        #expect(none.isEmpty)
+
+        let shown = MemberAdmission.ratificationAccepts(
+            of: zone, identity: joiner.identity, library: joiner.library)
+        #expect(shown.map(\.encoded) == accepts)
+        let (answer, published) = ratify(shown)
+        #expect(answer == .accepted(title: "Holidays", permission: .readOnly))
+        #expect(published == [accepts[1]])
+        #expect(try Self.log(of: zone, in: owner).state?.participants[joiner.person]?.status == .accepted)
+    }
+
     /// The device a member admitted while the owner was away left, and its leave reached the
     /// owner first (ending its person's invitation); then the member relays the device's
     /// accept, made before the leave. The owner does not admit the device, but keeps the
