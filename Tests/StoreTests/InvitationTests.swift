@@ -124,6 +124,20 @@ import Testing
         #expect(try reopened.sharedStore.pendingDepartures().map(\.stamp) == [stamp])
     }
 
+    /// The copy goes only with its departure recorded, in one transaction: a leave whose
+    /// departure cannot be written purges nothing (before, the copy went first, and a daemon
+    /// killed between the two never told the owner).
+    @Test func aLeaveWhoseDepartureCannotBeRecordedKeepsTheCopy() throws {
+        let pair = try SharedPair()
+        let store = pair.participant.shared
+        let photos = try store.photos()
+        #expect(!photos.isEmpty)
+        try store.writeLocal { db in try db.execute("DROP TABLE departures") }
+        #expect(throws: (any Error).self) { try store.leave(zone: pair.zone) }
+        #expect(try store.zones().map(\.id) == [pair.zone])
+        #expect(try store.photos() == photos)
+    }
+
     /// A departure recorded by the previous version (schema 21) has no stamp: it is still told,
     /// its leave stamped when told.
     @Test func aDepartureTheSchema21StoreRecordedOpensWithoutAStamp() throws {

@@ -1,9 +1,10 @@
 /// Leaving a share ("Remove Me"): the participant's copy is purged at once, and the owner is
 /// told at the next contact, which the departure record remembers until then.
 extension LibraryStore {
-    /// Purges this participant's copy of `zone` and records that its owner must be told,
-    /// with the stamp of the leave to tell it: read from the clock now, so that the leave is
-    /// dated when the participant left, however late the owner hears of it.
+    /// Purges this participant's copy of `zone` and records that its owner must be told (in
+    /// one transaction: the copy never goes without the departure), with the stamp of the
+    /// leave to tell it: read from the clock now, so that the leave is dated when the
+    /// participant left, however late the owner hears of it.
     public func leave(zone: String) throws {
         guard kind == .shared, let owner = try read({ db in try owner(of: zone, db) }) else {
             throw StoreError.unknownZone(zone)
@@ -12,8 +13,7 @@ extension LibraryStore {
             try db.first("SELECT address FROM zones WHERE id = ?", zone) { $0.optionalString(0) } ?? nil
         }
         let stamp = nextStamp()
-        try purge(zone: zone)
-        try writeLocal { db in
+        try purge(zone: zone) { db in
             try db.run(
                 "INSERT OR REPLACE INTO departures (zone, owner, address, stamp) VALUES (?, ?, ?, ?)", zone,
                 owner.description, address, Int64(bitPattern: stamp))

@@ -138,6 +138,13 @@ extension LibraryStore {
     /// Removes this store's whole copy of a zone (participant leaving, removed, or share
     /// stopped): rows, stamps, clock, membership operations and the zone itself. Unused photo data goes too.
     public func purge(zone: String) throws {
+        try purge(zone: zone) { _ in }
+    }
+
+    /// `purge(zone:)`, with `also` run in the same transaction: what must be recorded if, and
+    /// only if, the copy is gone (a departure, which a kill between two transactions would
+    /// otherwise lose, the owner never told).
+    func purge(zone: String, also: (Database) throws -> Void) throws {
         let hashes = try read { db in
             try db.query("SELECT DISTINCT data_hash FROM photos WHERE zone = ?", zone) {
                 $0.optionalString(0)
@@ -154,6 +161,7 @@ extension LibraryStore {
             try db.run("DELETE FROM signed_set_tops WHERE zone = ?", zone)
             try db.run("DELETE FROM log_members WHERE zone = ?", zone)
             try db.run("DELETE FROM join_accepts WHERE zone = ?", zone)
+            try also(db)
         }
         for hash in hashes.compactMap({ $0 }) { try collectBlob(hash) }
     }
