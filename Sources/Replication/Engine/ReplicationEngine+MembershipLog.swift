@@ -157,10 +157,8 @@ extension ReplicationEngine {
         var published: [(String, [[UInt8]])] = []
         membershipLogWriting.withLock {
             for accept in accepts {
-                guard case .accept(let person, let device, let token) = accept.action else { continue }
-                let request = JoinRequest(
-                    zone: zone, token: token.map { String(decoding: $0, as: UTF8.self) } ?? "",
-                    accepts: [accept.encoded])
+                guard case .accept(let person, let device, _) = accept.action else { continue }
+                let request = ShareMembership.ratification(zone: zone, accepts: [accept])
                 let response = JoinHandler.respond(
                     to: request, from: device, person: lists.first { $0.person == person }, library: library,
                     relayed: true

@@ -134,6 +134,13 @@ extension MembershipOperation.Action {
         }
     }
 
+    /// The URL token an accept names; nil for an accept naming none (a person's) and for
+    /// every other action.
+    var acceptedToken: [UInt8]? {
+        if case .accept(_, _, let token?) = self { return token }
+        return nil
+    }
+
     /// A short name for messages.
     var name: String {
         switch self {

@@ -130,7 +130,8 @@ enum MemberAdmission {
         }
         // In the order the join sent them, the one without a token first: the owner keeps the
         // first its log takes, as the member did.
-        let (withoutToken, withToken) = (kept.filter { !$0.namesToken }, kept.filter(\.namesToken))
+        let withToken = kept.filter { $0.action.acceptedToken != nil }
+        let withoutToken = kept.filter { $0.action.acceptedToken == nil }
         if !kept.isEmpty { return withoutToken + withToken }
         return JoinAccepts.withoutToken(zone: zone, identity: identity, library: library).map { [$0] } ?? []
     }
@@ -164,13 +165,5 @@ enum MemberAdmission {
             message:
                 "the invitation in this URL is not valid (revoked or replaced by the owner); ask the owner "
                 + "for a new URL")
-    }
-}
-
-extension MembershipOperation {
-    /// Whether this is an accept naming a URL token.
-    fileprivate var namesToken: Bool {
-        if case .accept(_, _, _?) = action { return true }
-        return false
     }
 }

@@ -30,13 +30,10 @@ enum ShareMembership {
     /// `accepts`, and the URL token one of them names, if any (a person's accept names none:
     /// the owner's log then needs its invitation of the person).
     static func ratification(zone: String, accepts: [MembershipOperation]) -> JoinRequest {
-        var token = ""
-        for accept in accepts {
-            if case .accept(_, _, let bytes?) = accept.action {
-                token = String(decoding: bytes, as: UTF8.self)
-            }
-        }
-        return JoinRequest(zone: zone, token: token, accepts: accepts.map(\.encoded))
+        let token = accepts.compactMap(\.action.acceptedToken).last
+        return JoinRequest(
+            zone: zone, token: token.map { String(decoding: $0, as: UTF8.self) } ?? "",
+            accepts: accepts.map(\.encoded))
     }
 
     /// Tells the owner this peer left `zone`; to an owner that keeps the membership log,
