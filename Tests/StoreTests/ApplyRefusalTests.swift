@@ -167,6 +167,17 @@ import Testing
         #expect(try f.owner.canonicalDump(zone: LibraryStore.defaultZone) == privateBefore)
     }
 
+    /// A rating of a photo this store holds no row of may be of one still on its way (shared
+    /// by the owner's other device): refused for now, no verdict. One of a photo of another
+    /// zone is refused for good, as every other bad object is.
+    @Test(arguments: Bad.allCases)
+    func onlyAReferenceToWhatIsNotHereAtAllWaits(bad: Bad) throws {
+        let f = try Fixture()
+        let (object, _) = bad.build(f)
+        let report = try f.apply([object])
+        #expect(report.refused.map(\.waitsForReference) == [bad == .ratingOfMissingPhoto])
+    }
+
     @Test func everyBadObjectInOneSetIsRefusedAndOnlyTheValidOneApplies() throws {
         let f = try Fixture()
         let before = try f.dump()

@@ -246,12 +246,23 @@ extension SyncSession {
                 zone.remote = zone.remote.map { $0.merged(with: entry.until) }
                 zones[id] = zone
             }
-            for refusal in refused { out.log(.warning, "refused from the peer in zone \(id): \(refusal)") }
+            for refusal in refused {
+                let waits = refusal.waitsForReference
+                out.log(
+                    waits ? .info : .warning,
+                    "\(waits ? "did not take yet" : "refused") from the peer in zone \(id): \(refusal)")
+            }
             out.notify(.changeSetApplied(zone: id, refused: refused.count))
             // The author undoes what was refused (told before the ack, so it is done when the
-            // ack says the set was taken).
-            if !refused.isEmpty {
-                let notice = ChangesRefused(zone: id, refusals: refused, versions: versions)
+            // ack says the set was taken). A change that refers to what has not arrived here
+            // yet is no verdict: not claimed by the clock, it is sent again, and taken then.
+            let verdicts = refused.filter { !$0.waitsForReference }
+            if !verdicts.isEmpty {
+                let notice = ChangesRefused(
+                    zone: id, refusals: verdicts,
+                    versions: versions.filter { version in
+                        verdicts.contains { $0.entity == version.entity && $0.id == version.id }
+                    })
                 if agreement?.capabilities.contains(.refusalNotices) == true { out.send(notice) }
                 if zones[id]?.info.localIsOwner == true { out.notify(.refusedFromPeer(notice)) }
             }

@@ -202,7 +202,8 @@ extension LibraryStore {
                 report.refused.append(
                     Refusal(
                         entity: object.entity, id: object.id, reason: refusal.reason,
-                        fields: object.fields.map { FieldStamp(code: $0.field, stamp: $0.stamp) }))
+                        fields: object.fields.map { FieldStamp(code: $0.field, stamp: $0.stamp) },
+                        waitsForReference: refusal.waitsForReference))
             }
         }
         // A participant vouches only for its own changes; the owner, who relays, for
@@ -636,5 +637,10 @@ final class ZoneObjects {
 
 struct ChangeRefusal: Error {
     let reason: String
-    init(_ reason: String) { self.reason = reason }
+    /// Refused for now: the change refers to a photo or tag this store has not received.
+    let waitsForReference: Bool
+    init(_ reason: String, waitsForReference: Bool = false) {
+        self.reason = reason
+        self.waitsForReference = waitsForReference
+    }
 }

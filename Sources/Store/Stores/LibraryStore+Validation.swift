@@ -132,7 +132,10 @@ extension LibraryStore {
             if context.relaysAsOwner && context.zone == Self.defaultZone { return }
             let zone = try db.first(EntitySQL.zone(entity), id) { $0.string(0) }
             guard zone == context.zone else {
-                throw ChangeRefusal("refers to \(entity.name) \(id), missing in this zone")
+                // Not here at all: it may still be on its way (from another peer), which is
+                // no verdict on the change. In another zone: it is not this zone's.
+                throw ChangeRefusal(
+                    "refers to \(entity.name) \(id), missing in this zone", waitsForReference: zone == nil)
             }
             context.noteInZone(entity, id)
         }

@@ -5,12 +5,20 @@ public struct Refusal: Sendable, Hashable, CustomStringConvertible {
     public let reason: String
     /// The refused fields with the stamps they carried.
     public let fields: [FieldStamp]
+    /// Refused for now, not for good: the object refers to a photo or tag the receiver holds
+    /// no row of (not received yet: it may come from another peer, as a photo a person's
+    /// other device shared). No verdict for its author to undo; the receiver's clock does
+    /// not claim it, so it is sent again. Never on the wire.
+    public let waitsForReference: Bool
 
-    public init(entity: Entity, id: String, reason: String, fields: [FieldStamp] = []) {
+    public init(
+        entity: Entity, id: String, reason: String, fields: [FieldStamp] = [], waitsForReference: Bool = false
+    ) {
         self.entity = entity
         self.id = id
         self.reason = reason
         self.fields = fields
+        self.waitsForReference = waitsForReference
     }
 
     public var description: String { "\(entity.name) \(id): \(reason)" }

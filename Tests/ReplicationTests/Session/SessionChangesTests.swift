@@ -197,6 +197,35 @@ import Testing
             probe.session.remoteClocks[zone] == VectorClock([participant: 2]), "the peer holds what it sent")
     }
 
+    /// The author is told what was refused for good, not what waits for a photo or tag not
+    /// received yet (a photo the owner's other device shared): that is no verdict to undo,
+    /// and the ack's clock, which does not claim it, has it sent again.
+    @Test func onlyRefusalsForGoodAreToldToTheAuthor() {
+        var probe = SessionProbe(established: false)
+        probe.handle(.frame(Hello(peerID: participant, capabilities: [.refusalNotices]).frame()))
+        probe.receive(ZoneClocks([.init(zone: zone, clock: VectorClock())]))
+        let set = SessionProbe.set(until: VectorClock([participant: 2]))
+        probe.receive(ChangeSetMessage(set))
+        let forGood = Refusal(entity: .rating, id: "r1", reason: "invalid value for rating.value")
+        let waiting = Refusal(
+            entity: .rating, id: "r2", reason: "refers to photo p, missing in this zone",
+            waitsForReference: true)
+        let mine = VectorClock([owner: 5, participant: 1])
+        probe.handle(.applied(zone: zone, .applied(refused: [forGood, waiting], versions: [], clock: mine)))
+        #expect(
+            probe.sent == [
+                .changesRefused(ChangesRefused(zone: zone, refusals: [forGood], versions: [])),
+                .ack(ChangeSetAck(zone: zone, clock: mine)),
+            ])
+        #expect(
+            probe.logs.contains { $0.contains("did not take yet from the peer") && $0.contains("rating r2") })
+
+        // Only waiting: nothing but the ack.
+        probe.receive(ChangeSetMessage(SessionProbe.set(until: VectorClock([participant: 3]))))
+        probe.handle(.applied(zone: zone, .applied(refused: [waiting], versions: [], clock: mine)))
+        #expect(probe.sent == [.ack(ChangeSetAck(zone: zone, clock: mine))])
+    }
+
     @Test func aSetTheStoreCannotTakeYetIsAnsweredNotReady() {
         var probe = SessionProbe()
         let set = SessionProbe.set(
