@@ -53,6 +53,33 @@ import Testing
         #expect(undo.changes.allSatisfy { $0.type == .delete })
     }
 
+    /// A refusal for want of permission is judged by the refusing side's records of the
+    /// author, which its notice carries: an author holding a newer version of them (another
+    /// device of the owner raised its permission again, and the refusing device has not heard
+    /// of it) can tell they were behind; one holding the same or an older version cannot.
+    @Test func theRecordsARefusalForWantOfPermissionWasJudgedByShowWhetherTheyWereBehind() throws {
+        let pair = try SharedPair()
+        let (owner, participant, zone) = (pair.owner.priv, pair.participant.shared, pair.zone)
+        _ = try participant.tag(photo: pair.photo, name: "night")
+        try Self.lower(pair)
+        let reports = try participant.changes(zone: zone, since: try owner.clock(of: zone)).map {
+            try owner.apply($0, from: participant.localPeer)
+        }
+        let refused = reports.flatMap(\.refused)
+        #expect(!refused.isEmpty && refused.allSatisfy(\.forWantOfPermission), "\(refused)")
+        let judged = try owner.recordsJudging(author: participant.localPeer, zone: zone)
+        #expect(judged.map(\.id) == [LibraryStore.participantID(zone: zone, peer: participant.localPeer)])
+        #expect(try !participant.holdsNewerRecords(than: judged, zone: zone), "its own record is older")
+        try sync(zone, from: owner, to: participant)
+        #expect(try !participant.holdsNewerRecords(than: judged, zone: zone), "the same record")
+
+        // Raised again (as the owner's other device would), and the participant holds that.
+        try owner.setParticipant(
+            zone: zone, peer: participant.localPeer, permission: .readWrite, status: .accepted)
+        try sync(zone, from: owner, to: participant)
+        #expect(try participant.holdsNewerRecords(than: judged, zone: zone))
+    }
+
     @Test func aRenameAndADeleteAreUndoneToTheOwnersVersionIncludingNewerEdits() throws {
         let pair = try SharedPair()
         let (owner, participant, zone) = (pair.owner.priv, pair.participant.shared, pair.zone)

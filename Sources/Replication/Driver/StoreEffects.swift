@@ -230,8 +230,12 @@ final class StoreEffects {
         do {
             let report = try result.get()
             named = report.namedData
-            let versions = try store.currentVersions(
-                zone: set.zone, of: report.refused.map { ($0.entity, $0.id) })
+            // With a refusal for want of permission, the records of its author it was judged by.
+            let judged = Set(
+                report.refused.filter(\.forWantOfPermission).flatMap { $0.fields.map(\.stamp.peer) })
+            let versions =
+                try store.currentVersions(zone: set.zone, of: report.refused.map { ($0.entity, $0.id) })
+                + judged.sorted().flatMap { try store.recordsJudging(author: $0, zone: set.zone) }
             outcome = .applied(
                 refused: report.refused, versions: versions, clock: try store.clock(of: set.zone))
         } catch SyncError.notReady(_, let have, _) {
@@ -259,6 +263,16 @@ final class StoreEffects {
     {
         guard let store else { return [.undone(zone: message.zone, .success([]))] }
         do {
+            // A refusal for want of permission by a device whose records of the author are
+            // older than this side's (another device of the owner that has not heard of a
+            // permission change yet) is no verdict: kept, and sent again.
+            let records = message.versions.filter { version in
+                version.entity == .participant
+                    && !message.refusals.contains { $0.entity == version.entity && $0.id == version.id }
+            }
+            if !records.isEmpty, try store.holdsNewerRecords(than: records, zone: message.zone) {
+                return [.undone(zone: message.zone, .success([]), kept: message.refusals)]
+            }
             try store.undoRefused(
                 zone: message.zone, refusals: message.refusals, versions: message.versions, authority: peer)
         } catch StoreError.unknownZone {

@@ -107,8 +107,9 @@ public enum SessionEvent: Sendable {
     case changesPrepared(zone: String, generation: Int, Result<ChangePage, SessionFailure>)
     /// The store's answer to `SessionAction.apply`.
     case applied(zone: String, ApplyOutcome)
-    /// The store's answer to `SessionAction.undoRefused`: the refusals undone, or why not.
-    case undone(zone: String, Result<[Refusal], SessionFailure>)
+    /// The store's answer to `SessionAction.undoRefused`: the refusals undone, or why not;
+    /// `kept`: those not undone, refused by records older than this side's.
+    case undone(zone: String, Result<[Refusal], SessionFailure>, kept: [Refusal] = [])
     /// Photo data found missing locally, to fetch from this peer.
     case dataWanted([DataItem])
     case partialOpened(ContentHash, PartialOpenResult)

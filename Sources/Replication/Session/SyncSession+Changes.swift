@@ -256,13 +256,23 @@ extension SyncSession {
             // The author undoes what was refused (told before the ack, so it is done when the
             // ack says the set was taken). A change that refers to what has not arrived here
             // yet is no verdict: not claimed by the clock, it is sent again, and taken then.
+            // Refusals for want of permission go in a notice of their own, with the records of
+            // their authors they were judged by (the versions of no refused object), so that an
+            // author holding newer records can tell (`LibraryStore.holdsNewerRecords`).
+            func isRefused(_ version: ObjectChange) -> Bool {
+                refused.contains { $0.entity == version.entity && $0.id == version.id }
+            }
             let verdicts = refused.filter { !$0.waitsForReference }
-            if !verdicts.isEmpty {
+            let records = versions.filter { $0.entity == .participant && !isRefused($0) }
+            for group in [
+                verdicts.filter { !$0.forWantOfPermission }, verdicts.filter(\.forWantOfPermission),
+            ]
+            where !group.isEmpty {
+                let own = versions.filter { version in
+                    group.contains { $0.entity == version.entity && $0.id == version.id }
+                }
                 let notice = ChangesRefused(
-                    zone: id, refusals: verdicts,
-                    versions: versions.filter { version in
-                        verdicts.contains { $0.entity == version.entity && $0.id == version.id }
-                    })
+                    zone: id, refusals: group, versions: own + (group[0].forWantOfPermission ? records : []))
                 if agreement?.capabilities.contains(.refusalNotices) == true { out.send(notice) }
                 if zones[id]?.info.localIsOwner == true { out.notify(.refusedFromPeer(notice)) }
             }
@@ -310,8 +320,14 @@ extension SyncSession {
         out.send(message)
     }
 
-    mutating func undone(zone id: String, _ result: Result<[Refusal], SessionFailure>) {
+    mutating func undone(zone id: String, _ result: Result<[Refusal], SessionFailure>, kept: [Refusal] = []) {
         pendingUndos = max(0, pendingUndos - 1)
+        if !kept.isEmpty {
+            out.log(
+                .notice,
+                "kept \(kept.count) change(s) of zone \(id) that the peer refused by records older than "
+                    + "this side's: sent again, for it to take once its records catch up")
+        }
         switch result {
         case .success(let all):
             // Another member's changes, refused by the owner, undone here too: not this

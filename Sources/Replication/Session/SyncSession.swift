@@ -158,7 +158,7 @@ public struct SyncSession: Sendable {
         case .changesPrepared(let zone, let generation, let result):
             changesPrepared(zone: zone, generation: generation, result)
         case .applied(let zone, let outcome): applied(zone: zone, outcome)
-        case .undone(let zone, let result): undone(zone: zone, result)
+        case .undone(let zone, let result, let kept): undone(zone: zone, result, kept: kept)
         case .dataWanted(let items):
             fetcher.want(items)
             if state == .active { fetcher.pump(&out) }

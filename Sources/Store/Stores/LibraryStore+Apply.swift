@@ -203,7 +203,8 @@ extension LibraryStore {
                     Refusal(
                         entity: object.entity, id: object.id, reason: refusal.reason,
                         fields: object.fields.map { FieldStamp(code: $0.field, stamp: $0.stamp) },
-                        waitsForReference: refusal.waitsForReference))
+                        waitsForReference: refusal.waitsForReference,
+                        forWantOfPermission: refusal.forWantOfPermission))
             }
         }
         // A participant vouches only for its own changes; the owner, who relays, for
@@ -639,8 +640,11 @@ struct ChangeRefusal: Error {
     let reason: String
     /// Refused for now: the change refers to a photo or tag this store has not received.
     let waitsForReference: Bool
-    init(_ reason: String, waitsForReference: Bool = false) {
+    /// Refused because the records held here do not let its author write.
+    let forWantOfPermission: Bool
+    init(_ reason: String, waitsForReference: Bool = false, forWantOfPermission: Bool = false) {
         self.reason = reason
         self.waitsForReference = waitsForReference
+        self.forWantOfPermission = forWantOfPermission
     }
 }

@@ -35,7 +35,8 @@ extension LibraryStore {
                 let author = field.stamp.peer
                 if object.fields[..<i].contains(where: { $0.stamp.peer == author }) { continue }
                 if try !mayHaveWritten(author, context, db) {
-                    throw ChangeRefusal("\(author.short) may not write to this share")
+                    throw ChangeRefusal(
+                        "\(author.short) may not write to this share", forWantOfPermission: true)
                 }
             }
         }

@@ -10,15 +10,21 @@ public struct Refusal: Sendable, Hashable, CustomStringConvertible {
     /// other device shared). No verdict for its author to undo; the receiver's clock does
     /// not claim it, so it is sent again. Never on the wire.
     public let waitsForReference: Bool
+    /// Refused because the receiver's records do not let the author write: its notice
+    /// carries those records (`LibraryStore.recordsJudging`). Never on the wire.
+    public let forWantOfPermission: Bool
 
     public init(
-        entity: Entity, id: String, reason: String, fields: [FieldStamp] = [], waitsForReference: Bool = false
+        entity: Entity, id: String, reason: String, fields: [FieldStamp] = [],
+        waitsForReference: Bool = false,
+        forWantOfPermission: Bool = false
     ) {
         self.entity = entity
         self.id = id
         self.reason = reason
         self.fields = fields
         self.waitsForReference = waitsForReference
+        self.forWantOfPermission = forWantOfPermission
     }
 
     public var description: String { "\(entity.name) \(id): \(reason)" }

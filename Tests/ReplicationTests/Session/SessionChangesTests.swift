@@ -226,6 +226,37 @@ import Testing
         #expect(probe.sent == [.ack(ChangeSetAck(zone: zone, clock: mine))])
     }
 
+    /// A refusal for want of permission goes in a notice of its own, with the records of its
+    /// author it was judged by (the versions of no refused object); others go without them.
+    @Test func aRefusalForWantOfPermissionIsToldWithTheRecordsItWasJudgedBy() {
+        var probe = SessionProbe(established: false)
+        probe.handle(.frame(Hello(peerID: participant, capabilities: [.refusalNotices]).frame()))
+        probe.receive(ZoneClocks([.init(zone: zone, clock: VectorClock())]))
+        probe.receive(ChangeSetMessage(SessionProbe.set(until: VectorClock([participant: 2]))))
+        let invalid = Refusal(entity: .rating, id: "r1", reason: "invalid value for rating.value")
+        let denied = Refusal(
+            entity: .tag, id: "t1", reason: "may not write to this share", forWantOfPermission: true)
+        let stamp = Stamp(hlc: 3, peer: owner)
+        let tag = ObjectChange(
+            entity: .tag, id: "t1", fields: [FieldChange(field: 1, value: .text("x"), stamp: stamp)])
+        let record = ObjectChange(
+            entity: .participant, id: "\(zone)/\(participant)",
+            fields: [FieldChange(field: 2, value: .text("read-only"), stamp: stamp)])
+        let mine = VectorClock([owner: 5, participant: 1])
+        probe.handle(
+            .applied(zone: zone, .applied(refused: [invalid, denied], versions: [tag, record], clock: mine)))
+        #expect(
+            probe.sent == [
+                .changesRefused(ChangesRefused(zone: zone, refusals: [invalid], versions: [])),
+                // The flag is this side's own: not on the wire.
+                .changesRefused(
+                    ChangesRefused(
+                        zone: zone, refusals: [Refusal(entity: .tag, id: "t1", reason: denied.reason)],
+                        versions: [tag, record])),
+                .ack(ChangeSetAck(zone: zone, clock: mine)),
+            ])
+    }
+
     @Test func aSetTheStoreCannotTakeYetIsAnsweredNotReady() {
         var probe = SessionProbe()
         let set = SessionProbe.set(
