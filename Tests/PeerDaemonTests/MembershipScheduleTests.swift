@@ -46,46 +46,33 @@ import Testing
         let share = try #require(created["share"]?.stringValue)
         var url = try #require(created["url"]?.stringValue)
         var standing = Array(repeating: Standing.outside, count: others.count)
-        var running = Array(repeating: true, count: everyone.count)
-        var steps: [String] = []
+        var daemons = ScheduledDaemons(everyone)
         var isPublic = false
         var photos = [photo]
-        // Each daemon's log of its starts before the last, shown with a failure.
-        var earlierLogs = Array(repeating: "", count: everyone.count)
 
         for _ in 0..<28 {
             // Every step that can be taken now, one chosen at random.
-            var choices: [Step] = everyone.indices.map { running[$0] ? .stop($0) : .start($0) }
+            var choices: [Step] = everyone.indices.map { daemons.running[$0] ? .stop($0) : .start($0) }
             for index in others.indices {
-                let up = running[index + 1]
+                let up = daemons.running[index + 1]
                 switch standing[index] {
                 case .outside, .left, .removed:
-                    if running[0] { choices.append(.invite(index)) }
+                    if daemons.running[0] { choices.append(.invite(index)) }
                     // Anyone holding the URL joins a share open to the public.
                     if up && standing[index] == .outside && isPublic { choices.append(.accept(index)) }
                 case .invited:
                     if up { choices += [.accept(index), .accept(index)] }
                 case .member:
                     if up { choices += [.leave(index), .tag(index), .tag(index)] }
-                    if running[0] { choices += [.remove(index), .permission(index)] }
+                    if daemons.running[0] { choices += [.remove(index), .permission(index)] }
                 }
             }
-            if running[0] { choices += [.open(!isPublic), .addPhoto] }
+            if daemons.running[0] { choices += [.open(!isPublic), .addPhoto] }
             let step = choices[Int(random.next() % UInt64(choices.count))]
             let permission = random.next() % 2 == 0 ? "read-only" : "read-write"
             switch step {
-            case .stop(let which):
-                // Half the stops are kills (SIGKILL): whatever the daemon was telling a peer
-                // is cut off, and it tells it again once started.
-                let killed = random.next() % 2 == 0
-                if killed { try everyone[which].kill() } else { try everyone[which].stop() }
-                earlierLogs[which] += everyone[which].log
-                running[which] = false
-                steps.append("\(killed ? "kill" : "stop") \(everyone[which].name)")
-            case .start(let which):
-                try everyone[which].start(sameAddress: true)
-                running[which] = true
-                steps.append("start \(everyone[which].name)")
+            case .stop(let which): try daemons.stop(which, random: &random)
+            case .start(let which): try daemons.start(which)
             case .invite(let index):
                 let invited = try alice.json(
                     "share", "invite", share, others[index].person, "--permission", permission)
@@ -95,31 +82,31 @@ import Testing
                 let status = invited["status"]?.stringValue ?? "?"
                 if status == "pending" { standing[index] = .invited }
                 url = try #require(alice.share(share)["url"]?.stringValue)
-                steps.append("invite \(others[index].name) \(permission): \(status)")
+                daemons.steps.append("invite \(others[index].name) \(permission): \(status)")
             case .accept(let index):
                 let result = try others[index].cli("--json", "accept", url)
                 if result.status == 0 { standing[index] = .member }
                 let outcome =
                     result.status == 0 ? "accepted" : result.stderr.trimmingCharacters(in: .newlines)
-                steps.append("\(others[index].name) accepts: \(outcome)")
+                daemons.steps.append("\(others[index].name) accepts: \(outcome)")
             case .leave(let index):
                 _ = try others[index].json("share", "leave", share)
                 standing[index] = .left
-                steps.append("\(others[index].name) leaves")
+                daemons.steps.append("\(others[index].name) leaves")
             case .remove(let index):
                 // Only one the owner records (a join through a member waits for the owner).
                 guard try alice.participantStatus(others[index], in: share) == "accepted" else { continue }
                 _ = try alice.json("share", "remove", share, others[index].person)
                 standing[index] = .removed
-                steps.append("remove \(others[index].name)")
+                daemons.steps.append("remove \(others[index].name)")
             case .permission(let index):
                 guard try alice.participantStatus(others[index], in: share) == "accepted" else { continue }
                 _ = try alice.json("share", "permission", share, others[index].person, permission)
-                steps.append("\(others[index].name) made \(permission)")
+                daemons.steps.append("\(others[index].name) made \(permission)")
             case .open(let open):
                 _ = try alice.json("share", "set", share, "--public", open ? "read-only" : "none")
                 isPublic = open
-                steps.append(open ? "open to the public" : "closed to the public")
+                daemons.steps.append(open ? "open to the public" : "closed to the public")
             case .tag(let index):
                 // Refused at once on a read-only member; a change the owner refuses later (a
                 // permission changed while the member was away) is undone everywhere. Names
@@ -129,19 +116,18 @@ import Testing
                 let which = Int(random.next() % UInt64(photos.count))
                 let result = try others[index].cli("--json", "tag", "add", photos[which], name)
                 let outcome = result.status == 0 ? "done" : "refused"
-                steps.append("\(others[index].name) tags photo \(which) \(name): \(outcome)")
+                daemons.steps.append("\(others[index].name) tags photo \(which) \(name): \(outcome)")
             case .addPhoto:
-                let name = "p\(steps.count).jpg"
-                let added = try alice.addPhoto(name, bytes: randomBytes(1024 + steps.count))
+                let name = "p\(daemons.steps.count).jpg"
+                let added = try alice.addPhoto(name, bytes: randomBytes(1024 + daemons.steps.count))
                 _ = try alice.json("share", "add", added, share)
                 photos.append(added)
-                steps.append("alice shares \(name)")
+                daemons.steps.append("alice shares \(name)")
             }
         }
 
-        for (which, peer) in everyone.enumerated() where !running[which] { try peer.start(sameAddress: true) }
-        let names = everyone.map { "\($0.name) \($0.id.prefix(15))" }.joined(separator: ", ")
-        let schedule = "\(replay); schedule: \(steps.joined(separator: "; ")) (devices: \(names))"
+        try daemons.startAll()
+        let schedule = daemons.schedule(replay: replay)
         print("membership schedule, \(schedule)")
         let members = others.indices.filter { standing[$0] == .member }.map { others[$0] }
         // Each person where the schedule left it, in the owner's signed log.
@@ -185,11 +171,8 @@ import Testing
                 "\(peer.name): \((try? peer.share(share)).map { "\($0)" } ?? "no share"); sees "
                     + "\((try? peer.sees(share: share)).map { "\($0)" } ?? "nothing")"
             }
-            let logs = everyone.indices.map {
-                "--- \(everyone[$0].name)'s log:\n\(earlierLogs[$0])\(everyone[$0].log)"
-            }
             Issue.record(
-                "\(schedule)\n\(views.joined(separator: "\n"))\n\(error)\n\(logs.joined(separator: "\n"))")
+                "\(schedule)\n\(views.joined(separator: "\n"))\n\(error)\n\(daemons.logs)")
         }
         // Those no longer in the share hold no copy of it.
         for index in others.indices where [.left, .removed].contains(standing[index]) {
