@@ -266,10 +266,7 @@ final class StoreEffects {
             // A refusal for want of permission by a device whose records of the author are
             // older than this side's (another device of the owner that has not heard of a
             // permission change yet) is no verdict: kept, and sent again.
-            let records = message.versions.filter { version in
-                version.entity == .participant
-                    && !message.refusals.contains { $0.entity == version.entity && $0.id == version.id }
-            }
+            let records = ChangesRefused.judgingRecords(in: message.versions, refusals: message.refusals)
             if !records.isEmpty, try store.holdsNewerRecords(than: records, zone: message.zone) {
                 return [.undone(zone: message.zone, .success([]), kept: message.refusals)]
             }

@@ -259,18 +259,13 @@ extension SyncSession {
             // Refusals for want of permission go in a notice of their own, with the records of
             // their authors they were judged by (the versions of no refused object), so that an
             // author holding newer records can tell (`LibraryStore.holdsNewerRecords`).
-            func isRefused(_ version: ObjectChange) -> Bool {
-                refused.contains { $0.entity == version.entity && $0.id == version.id }
-            }
             let verdicts = refused.filter { !$0.waitsForReference }
-            let records = versions.filter { $0.entity == .participant && !isRefused($0) }
+            let records = ChangesRefused.judgingRecords(in: versions, refusals: refused)
             for group in [
                 verdicts.filter { !$0.forWantOfPermission }, verdicts.filter(\.forWantOfPermission),
             ]
             where !group.isEmpty {
-                let own = versions.filter { version in
-                    group.contains { $0.entity == version.entity && $0.id == version.id }
-                }
+                let own = versions.filter { version in group.contains { $0.names(version) } }
                 let notice = ChangesRefused(
                     zone: id, refusals: group, versions: own + (group[0].forWantOfPermission ? records : []))
                 if agreement?.capabilities.contains(.refusalNotices) == true { out.send(notice) }

@@ -67,7 +67,7 @@ extension LibraryStore {
         let changed = try write(author: .refused(authority)) { tx in
             var changed = 0
             for refusal in refusals {
-                let version = versions.first { $0.entity == refusal.entity && $0.id == refusal.id }
+                let version = versions.first(where: refusal.names)
                 if try undo(refusal, to: version, zone: zone, context: context, in: tx) { changed += 1 }
             }
             return changed

@@ -28,6 +28,9 @@ public struct Refusal: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "\(entity.name) \(id): \(reason)" }
+
+    /// Whether `version` is the refusing side's version of this refused object.
+    public func names(_ version: ObjectChange) -> Bool { version.entity == entity && version.id == id }
 }
 
 /// A field code and the stamp of one write of it.

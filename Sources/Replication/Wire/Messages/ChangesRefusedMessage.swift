@@ -35,6 +35,14 @@ public struct ChangesRefused: WireMessage {
         self.versions = versions
     }
 
+    /// The participant records among `versions` that are no refused object's version: those
+    /// a refusal for want of permission was judged by (`LibraryStore.recordsJudging`).
+    static func judgingRecords(in versions: [ObjectChange], refusals: [Refusal]) -> [ObjectChange] {
+        versions.filter { version in
+            version.entity == .participant && !refusals.contains { $0.names(version) }
+        }
+    }
+
     public var encodedSizeHint: Int { 64 + refusals.count * 160 + versions.count * 200 }
 
     public func encode(into writer: inout BinaryWriter) {
